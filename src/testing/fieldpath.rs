@@ -1,0 +1,1 @@
+//! Test entry points for `fieldpath`.
