@@ -227,9 +227,14 @@ fn yaml_reason(e: &serde_saphyr::Error) -> String {
     let s = e.to_string();
     let first = s.lines().next().unwrap_or("").trim();
     let first = first.strip_prefix("error: ").unwrap_or(first);
-    match first.rfind(" at line ") {
-        Some(i) => first[..i].to_string(),
-        None => first.to_string(),
+    let first = match first.rfind(" at line ") {
+        Some(i) => &first[..i],
+        None => first,
+    };
+    // The position is already in front: drop a leading `line L column C: `.
+    match first.strip_prefix("line ").and_then(|r| r.split_once(": ")) {
+        Some((pos, rest)) if pos.contains(" column ") => rest.to_string(),
+        _ => first.to_string(),
     }
 }
 

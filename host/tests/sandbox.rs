@@ -126,7 +126,7 @@ fn engine_traps_are_reported_as_engine_bugs() {
         .arg(&crash));
     assert_eq!(code, 1);
     assert!(
-        err.contains("the engine crashed (wasm `unreachable` instruction executed)"),
+        err.contains("the engine crashed (wasm trap: wasm `unreachable` instruction executed)"),
         "{err}"
     );
     assert!(
