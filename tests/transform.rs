@@ -68,7 +68,7 @@ fn run_family(family: &str) {
         env!("CARGO_MANIFEST_DIR")
     );
     let text = std::fs::read_to_string(&path).expect("data file");
-    let doc: Json = serde_json::from_str(&text).expect("data file is JSON");
+    let doc: Json = serde_json::from_str(text).expect("data file is JSON");
     let cases = doc["cases"].as_array().expect("cases");
     assert!(!cases.is_empty(), "{family}: no cases");
     let mut failures = Vec::new();
@@ -107,37 +107,37 @@ fn run_family(family: &str) {
 
 #[test]
 fn map() {
-    run_family("map");
+    family!("map");
 }
 
 #[test]
 fn match_() {
-    run_family("match");
+    family!("match");
 }
 
 #[test]
 fn math() {
-    run_family("math");
+    family!("math");
 }
 
 #[test]
 fn string() {
-    run_family("string");
+    family!("string");
 }
 
 #[test]
 fn convert() {
-    run_family("convert");
+    family!("convert");
 }
 
 #[test]
 fn quantity() {
-    run_family("quantity");
+    family!("quantity");
 }
 
 #[test]
 fn pipeline() {
-    run_family("pipeline");
+    family!("pipeline");
 }
 
 #[test]
