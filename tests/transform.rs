@@ -62,12 +62,16 @@ fn check(case: &Json, sem: Semantics, got: Result<Value, xprender::Error>) -> Op
     None
 }
 
-fn run_family(family: &str) {
-    let path = format!(
-        "{}/tests/data/transform/{family}.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).expect("data file");
+macro_rules! family {
+    ($name:literal) => {
+        run_family(
+            $name,
+            include_str!(concat!("data/transform/", $name, ".json")),
+        )
+    };
+}
+
+fn run_family(family: &str, text: &str) {
     let doc: Json = serde_json::from_str(text).expect("data file is JSON");
     let cases = doc["cases"].as_array().expect("cases");
     assert!(!cases.is_empty(), "{family}: no cases");
