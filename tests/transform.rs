@@ -50,14 +50,14 @@ fn check(case: &Json, sem: Semantics, got: Result<Value, xprender::Error>) -> Op
             sem.as_str()
         ));
     }
-    if let (Err(e), Some(kind)) = (&got, case.get("kind").and_then(Json::as_str)) {
-        if e.kind().as_str() != kind {
-            return Some(format!(
-                "{name} [{}]: kind {} != {kind}",
-                sem.as_str(),
-                e.kind()
-            ));
-        }
+    if let (Err(e), Some(kind)) = (&got, case.get("kind").and_then(Json::as_str))
+        && e.kind().as_str() != kind
+    {
+        return Some(format!(
+            "{name} [{}]: kind {} != {kind}",
+            sem.as_str(),
+            e.kind()
+        ));
     }
     None
 }
