@@ -2,17 +2,17 @@
 
 /// `strings.ToUpper`.
 pub(crate) fn to_upper(s: &str) -> String {
-    s.chars().map(upper).collect()
+    s.chars().map(upper_char).collect()
 }
 
 /// `strings.ToLower`.
 pub(crate) fn to_lower(s: &str) -> String {
-    s.chars().map(lower).collect()
+    s.chars().map(lower_char).collect()
 }
 
 /// `unicode.ToUpper`: Rust's full mapping where it is one rune (then it is
 /// the simple mapping); otherwise the simple mapping of UnicodeData.txt.
-fn upper(c: char) -> char {
+pub(crate) fn upper_char(c: char) -> char {
     let mut it = c.to_uppercase();
     if let (Some(u), None) = (it.next(), it.next()) {
         return u;
@@ -31,7 +31,7 @@ fn upper(c: char) -> char {
 }
 
 /// `unicode.ToLower`.
-fn lower(c: char) -> char {
+pub(crate) fn lower_char(c: char) -> char {
     let mut it = c.to_lowercase();
     if let (Some(l), None) = (it.next(), it.next()) {
         return l;

@@ -49,15 +49,19 @@ struct Frame {
     alts: Vec<String>,
     items: Vec<Item>,
     prod: u64,
+    /// Case-insensitive (`(?i)`): folding is done here, not by regex-lite,
+    /// whose folding is ASCII-only.
+    fold: bool,
 }
 
 impl Frame {
-    fn new(prefix: String) -> Self {
+    fn new(prefix: String, fold: bool) -> Self {
         Self {
             prefix,
             alts: Vec::new(),
             items: Vec::new(),
             prod: 1,
+            fold,
         }
     }
 
@@ -85,7 +89,7 @@ impl Frame {
 /// Go's error text for the first syntax error.
 pub(crate) fn translate(pattern: &str, sem: Semantics) -> Result<String, String> {
     let s = pattern;
-    let mut stack: Vec<Frame> = vec![Frame::new(String::new())];
+    let mut stack: Vec<Frame> = vec![Frame::new(String::new(), false)];
     let mut i = 0;
     let mut last_repeat: Option<usize> = None;
     while i < s.len() {
@@ -97,7 +101,8 @@ pub(crate) fn translate(pattern: &str, sem: Semantics) -> Result<String, String>
                 if rest.starts_with("(?") {
                     i = open_perl_group(s, i, &mut stack, sem)?;
                 } else {
-                    stack.push(Frame::new("(".to_owned()));
+                    let fold = top(&mut stack).fold;
+                    stack.push(Frame::new("(".to_owned(), fold));
                     i += 1;
                 }
                 if stack.len() > MAX_DEPTH {
@@ -112,7 +117,9 @@ pub(crate) fn translate(pattern: &str, sem: Semantics) -> Result<String, String>
                 if stack.len() < 2 {
                     return Err(go_error("unexpected )", s));
                 }
-                let frame = stack.pop().unwrap_or_else(|| Frame::new(String::new()));
+                let frame = stack
+                    .pop()
+                    .unwrap_or_else(|| Frame::new(String::new(), false));
                 let (text, prod) = frame.finish();
                 push_atom(&mut stack, text, prod);
                 i += 1;
@@ -122,7 +129,7 @@ pub(crate) fn translate(pattern: &str, sem: Semantics) -> Result<String, String>
                 i += 1;
             }
             '[' => {
-                let (class, next) = parse_class(s, i)?;
+                let (class, next) = parse_class(s, i, top(&mut stack).fold)?;
                 push_atom(&mut stack, class, 1);
                 i = next;
             }
@@ -138,7 +145,7 @@ pub(crate) fn translate(pattern: &str, sem: Semantics) -> Result<String, String>
                         }
                         None => {
                             // Not a repetition: a literal brace.
-                            push_atom(&mut stack, literal('{'), 1);
+                            push_literal(&mut stack, '{');
                             i += 1;
                             last_repeat = None;
                             continue;
@@ -165,7 +172,7 @@ pub(crate) fn translate(pattern: &str, sem: Semantics) -> Result<String, String>
             }
             '\\' => i = parse_backslash(s, i, &mut stack)?,
             _ => {
-                push_atom(&mut stack, literal(c), 1);
+                push_literal(&mut stack, c);
                 i += c.len_utf8();
             }
         }
@@ -174,7 +181,9 @@ pub(crate) fn translate(pattern: &str, sem: Semantics) -> Result<String, String>
     if stack.len() > 1 {
         return Err(go_error("missing closing )", s));
     }
-    let frame = stack.pop().unwrap_or_else(|| Frame::new(String::new()));
+    let frame = stack
+        .pop()
+        .unwrap_or_else(|| Frame::new(String::new(), false));
     let (text, _) = frame.finish();
     // Drop the closing parenthesis `finish` added for the top level.
     Ok(text[..text.len() - 1].to_owned())
@@ -183,6 +192,27 @@ pub(crate) fn translate(pattern: &str, sem: Semantics) -> Result<String, String>
 fn top(stack: &mut [Frame]) -> &mut Frame {
     let n = stack.len();
     &mut stack[n - 1]
+}
+
+/// A literal character, as a class of its case variants under `(?i)`.
+fn push_literal(stack: &mut [Frame], c: char) {
+    let text = if top(stack).fold {
+        let orbit = fold::orbit(c);
+        if orbit.len() > 1 {
+            emit_class(
+                orbit
+                    .iter()
+                    .map(|&c| (u32::from(c), u32::from(c)))
+                    .collect(),
+                false,
+            )
+        } else {
+            literal(c)
+        }
+    } else {
+        literal(c)
+    };
+    push_atom(stack, text, 1);
 }
 
 fn push_atom(stack: &mut [Frame], text: String, prod: u64) {
@@ -310,10 +340,13 @@ fn open_perl_group(
         }
         // Names are dropped: only group numbers matter to Crossplane, and Go
         // allows duplicate names where regex-lite does not.
-        stack.push(Frame::new("(".to_owned()));
+        let fold = top(stack).fold;
+        stack.push(Frame::new("(".to_owned(), fold));
         return Ok(i + end + 1);
     }
-    let mut flags = String::new();
+    let mut on = String::new();
+    let mut off = String::new();
+    let mut fold = top(stack).fold;
     let mut negated = false;
     let mut saw_flag = false;
     let mut j = 2;
@@ -324,33 +357,43 @@ fn open_perl_group(
         j += c.len_utf8();
         match c {
             'i' | 'm' | 's' | 'U' => {
-                flags.push(c);
+                if c == 'i' {
+                    fold = !negated;
+                } else if negated {
+                    off.push(c);
+                } else {
+                    on.push(c);
+                }
                 saw_flag = true;
             }
             '-' if !negated => {
                 negated = true;
                 saw_flag = false;
-                flags.push('-');
             }
             ':' | ')' if !negated || saw_flag => {
-                let group = if flags.is_empty() {
-                    String::new()
-                } else {
-                    format!("(?{flags}")
+                // `i` is applied by the translation itself, never by regex-lite.
+                let flags = match (on.is_empty(), off.is_empty()) {
+                    (true, true) => String::new(),
+                    (false, true) => format!("(?{on}"),
+                    (_, false) => format!("(?{on}-{off}"),
                 };
                 if c == ':' {
-                    let prefix = if group.is_empty() {
+                    let prefix = if flags.is_empty() {
                         "(?:".to_owned()
                     } else {
-                        group + ":"
+                        flags + ":"
                     };
-                    stack.push(Frame::new(prefix));
-                } else if !group.is_empty() {
-                    top(stack).items.push(Item {
-                        text: group + ")",
-                        atom: false,
-                        prod: 1,
-                    });
+                    stack.push(Frame::new(prefix, fold));
+                } else {
+                    let frame = top(stack);
+                    frame.fold = fold;
+                    if !flags.is_empty() {
+                        frame.items.push(Item {
+                            text: flags + ")",
+                            atom: false,
+                            prod: 1,
+                        });
+                    }
                 }
                 return Ok(i + j);
             }
@@ -376,18 +419,23 @@ fn parse_backslash(s: &str, i: usize, stack: &mut [Frame]) -> Result<usize, Stri
                 None => (body, t.len()),
             };
             for c in lit.chars() {
-                push_atom(stack, literal(c), 1);
+                push_literal(stack, c);
             }
             return Ok(i + consumed);
         }
         Some('p' | 'P') => return Err(unicode_class(t)),
         Some(c @ ('d' | 'D' | 's' | 'S' | 'w' | 'W')) => {
             let (ranges, negated) = perl_class(c);
+            let ranges = if top(stack).fold {
+                fold::ranges(ranges)
+            } else {
+                ranges
+            };
             push_atom(stack, emit_class(ranges, negated), 1);
         }
         _ => {
             let (c, len) = parse_escape(t)?;
-            push_atom(stack, literal(c), 1);
+            push_literal(stack, c);
             return Ok(i + len);
         }
     }
@@ -530,7 +578,7 @@ fn negate(mut ranges: Ranges) -> Ranges {
 }
 
 /// `parseClass`: `[...]` starting at byte `i` → (emitted class, next index).
-fn parse_class(s: &str, i: usize) -> Result<(String, usize), String> {
+fn parse_class(s: &str, i: usize, fold: bool) -> Result<(String, usize), String> {
     let whole = &s[i..];
     let mut j = i + 1;
     let mut negated = false;
@@ -589,6 +637,7 @@ fn parse_class(s: &str, i: usize) -> Result<(String, usize), String> {
         ranges.push((u32::from(lo), u32::from(hi)));
         j = k;
     }
+    let ranges = if fold { fold::ranges(ranges) } else { ranges };
     Ok((emit_class(ranges, negated), j))
 }
 
@@ -624,6 +673,70 @@ fn emit_class(ranges: Ranges, negated: bool) -> String {
     }
     out.push(']');
     out
+}
+
+/// Unicode simple case folding, which Go applies under `(?i)`.
+mod fold {
+    use super::super::case;
+
+    /// Characters no upper/lower mapping leads to from their folded form.
+    const EXTRA: &[char] = &[
+        '\u{B5}', '\u{17F}', '\u{1C5}', '\u{1C8}', '\u{1CB}', '\u{1F2}', '\u{345}', '\u{3C2}',
+        '\u{3D0}', '\u{3D1}', '\u{3D5}', '\u{3D6}', '\u{3F0}', '\u{3F1}', '\u{3F5}', '\u{1C80}',
+        '\u{1C81}', '\u{1C82}', '\u{1C83}', '\u{1C84}', '\u{1C85}', '\u{1C86}', '\u{1C87}',
+        '\u{1C88}', '\u{1E9B}', '\u{1E9E}', '\u{1FBE}', '\u{2126}', '\u{212A}', '\u{212B}',
+    ];
+
+    /// The simple case fold key: İ and ı fold only to themselves.
+    fn key(c: char) -> char {
+        if matches!(c, '\u{130}' | '\u{131}') {
+            c
+        } else {
+            case::lower_char(case::upper_char(c))
+        }
+    }
+
+    /// Every character that folds like `c`, `c` first.
+    pub(super) fn orbit(c: char) -> Vec<char> {
+        let k = key(c);
+        let mut out = vec![c];
+        let candidates = [
+            k,
+            case::upper_char(c),
+            case::lower_char(c),
+            case::upper_char(k),
+        ];
+        for x in candidates.into_iter().chain(EXTRA.iter().copied()) {
+            if key(x) == k && !out.contains(&x) {
+                out.push(x);
+            }
+        }
+        out
+    }
+
+    /// A class with the case variants of its members added.
+    pub(super) fn ranges(ranges: super::Ranges) -> super::Ranges {
+        let mut out = ranges.clone();
+        for &(lo, hi) in &ranges {
+            let chars: Box<dyn Iterator<Item = u32>> = if hi.saturating_sub(lo) < 512 {
+                Box::new(lo..=hi)
+            } else {
+                // Too large to walk: letters that fold across it are the
+                // ASCII ones and the special ones.
+                Box::new(
+                    (0x41..=0x7A)
+                        .chain(EXTRA.iter().map(|&c| u32::from(c)))
+                        .filter(move |c| (lo..=hi).contains(c)),
+                )
+            };
+            for c in chars.filter_map(char::from_u32) {
+                for f in orbit(c).into_iter().skip(1) {
+                    out.push((u32::from(f), u32::from(f)));
+                }
+            }
+        }
+        out
+    }
 }
 
 /// A literal character as regex-lite cannot misread it.
