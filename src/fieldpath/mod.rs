@@ -156,3 +156,12 @@ pub(crate) fn expand_wildcards(obj: &Value, path: &str, sem: Semantics) -> Resul
 pub(crate) fn delete_field(obj: &mut Value, path: &str) -> Result<()> {
     paved::delete(obj, FieldPath::parse(path)?.segments())
 }
+
+/// The JSON round trip of every write (`toValidJSON`): whole floats become
+/// integers; NaN and infinities fail with
+/// `cannot marshal value to JSON: json: unsupported value: NaN`.
+/// function-patch-and-transform applies it to a patch's output before merging.
+pub(crate) fn to_valid_json(mut value: Value) -> Result<Value> {
+    paved::to_valid_json(&mut value)?;
+    Ok(value)
+}
