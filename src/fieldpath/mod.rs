@@ -59,7 +59,9 @@ impl FieldPath {
         &self.segments
     }
 
-    /// Whether any segment is the wildcard.
+    /// Whether any segment is the wildcard. Patches decide on expansion by
+    /// the path *text* containing `[*]` instead (a `.*` path writes the
+    /// literal key `*`).
     pub(crate) fn has_wildcard(&self) -> bool {
         self.segments.iter().any(Segment::is_wildcard)
     }

@@ -15,8 +15,8 @@ fn failure(e: &Error) -> Failure {
     (e.kind().as_str().to_owned(), e.message().to_owned())
 }
 
-fn semantics(sem: &str) -> Semantics {
-    Semantics::parse(sem).unwrap_or_default()
+fn semantics(sem: &str) -> Result<Semantics, Failure> {
+    Semantics::parse(sem).ok_or_else(|| ("TestInput".to_owned(), format!("no semantics {sem:?}")))
 }
 
 /// Parses JSON as the engine does, resolving `{"$float": "..."}` markers.
@@ -92,7 +92,7 @@ pub fn canonical(path: &str) -> Result<String, Failure> {
 /// The read error.
 pub fn get(obj: &str, path: &str, sem: &str) -> Result<Value, Failure> {
     let obj = input(obj)?;
-    fieldpath::get_value(&obj, path, semantics(sem))
+    fieldpath::get_value(&obj, path, semantics(sem)?)
         .cloned()
         .map_err(|e| failure(&e))
 }
@@ -103,7 +103,7 @@ pub fn get(obj: &str, path: &str, sem: &str) -> Result<Value, Failure> {
 /// The read or type error.
 pub fn get_typed(obj: &str, path: &str, kind: &str, sem: &str) -> Result<Value, Failure> {
     let obj = input(obj)?;
-    let sem = semantics(sem);
+    let sem = semantics(sem)?;
     let r = match kind {
         "string" => fieldpath::get_string(&obj, path, sem).map(Value::from),
         "bool" => fieldpath::get_bool(&obj, path, sem).map(Value::Bool),
@@ -139,7 +139,8 @@ pub fn merge(
         keep_map_values,
         append_slice,
     });
-    match fieldpath::merge_value(&mut obj, path, value, opts, semantics(sem)) {
+    let sem = semantics(sem).map_err(bad)?;
+    match fieldpath::merge_value(&mut obj, path, value, opts, sem) {
         Ok(()) => Ok(obj),
         Err(e) => Err((failure(&e), obj)),
     }
@@ -161,7 +162,7 @@ pub fn policy(policy: Option<&str>) -> Result<Option<(bool, bool)>, Failure> {
 /// The expansion error.
 pub fn expand(obj: &str, path: &str, sem: &str) -> Result<Vec<String>, Failure> {
     let obj = input(obj)?;
-    fieldpath::expand_wildcards(&obj, path, semantics(sem)).map_err(|e| failure(&e))
+    fieldpath::expand_wildcards(&obj, path, semantics(sem)?).map_err(|e| failure(&e))
 }
 
 /// `DeleteField`; returns the whole object afterwards.
