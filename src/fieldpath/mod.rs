@@ -82,8 +82,10 @@ impl fmt::Display for FieldPath {
 }
 
 /// `GetValue`: the value at `path`. The empty path yields `null`.
+///
+/// Errors from the string-path functions carry `path` as their field-path context.
 pub(crate) fn get_value<'a>(obj: &'a Value, path: &str, sem: Semantics) -> Result<&'a Value> {
-    paved::get(obj, FieldPath::parse(path)?.segments(), sem)
+    paved::get(obj, FieldPath::parse(path)?.segments(), sem).map_err(|e| e.with_field_path(path))
 }
 
 /// `GetValue` on an already parsed path.
@@ -97,23 +99,25 @@ pub(crate) fn get_value_at<'a>(
 
 /// `GetString`: errors `<path>: not a string` for other types.
 pub(crate) fn get_string<'a>(obj: &'a Value, path: &str, sem: Semantics) -> Result<&'a str> {
-    paved::get_string(obj, path, sem)
+    paved::get_string(obj, path, sem).map_err(|e| e.with_field_path(path))
 }
 
 /// `GetBool`: errors `<path>: not a bool` for other types.
 pub(crate) fn get_bool(obj: &Value, path: &str, sem: Semantics) -> Result<bool> {
-    paved::get_bool(obj, path, sem)
+    paved::get_bool(obj, path, sem).map_err(|e| e.with_field_path(path))
 }
 
 /// `GetInteger`: errors `<path>: not a (int64) number` for anything but an
 /// `int64`, integral floats included.
 pub(crate) fn get_integer(obj: &Value, path: &str, sem: Semantics) -> Result<i64> {
-    paved::get_integer(obj, path, sem)
+    paved::get_integer(obj, path, sem).map_err(|e| e.with_field_path(path))
 }
 
 /// `SetValue`: writes `value` at `path`, creating what is missing.
 pub(crate) fn set_value(obj: &mut Value, path: &str, value: Value, sem: Semantics) -> Result<()> {
-    paved::set(obj, FieldPath::parse(path)?.segments(), value, sem)
+    FieldPath::parse(path)
+        .and_then(|fp| paved::set(obj, fp.segments(), value, sem))
+        .map_err(|e| e.with_field_path(path))
 }
 
 /// `SetValue` on an already parsed path.
@@ -134,7 +138,9 @@ pub(crate) fn merge_value(
     opts: Option<MergeOptions>,
     sem: Semantics,
 ) -> Result<()> {
-    merge::merge_value(obj, FieldPath::parse(path)?.segments(), value, opts, sem)
+    FieldPath::parse(path)
+        .and_then(|fp| merge::merge_value(obj, fp.segments(), value, opts, sem))
+        .map_err(|e| e.with_field_path(path))
 }
 
 /// `MergeValue` on an already parsed path.
@@ -151,12 +157,14 @@ pub(crate) fn merge_value_at(
 /// `ExpandWildcards`: the concrete paths a `[*]` path addresses in `obj`, as
 /// canonical strings (arrays by index, objects by sorted key).
 pub(crate) fn expand_wildcards(obj: &Value, path: &str, sem: Semantics) -> Result<Vec<String>> {
-    wildcard::expand(obj, path, sem)
+    wildcard::expand(obj, path, sem).map_err(|e| e.with_field_path(path))
 }
 
 /// `DeleteField`: removes the member or element at `path`.
 pub(crate) fn delete_field(obj: &mut Value, path: &str) -> Result<()> {
-    paved::delete(obj, FieldPath::parse(path)?.segments())
+    FieldPath::parse(path)
+        .and_then(|fp| paved::delete(obj, fp.segments()))
+        .map_err(|e| e.with_field_path(path))
 }
 
 /// The JSON round trip of every write (`toValidJSON`): whole floats become
@@ -166,4 +174,25 @@ pub(crate) fn delete_field(obj: &mut Value, path: &str) -> Result<()> {
 pub(crate) fn to_valid_json(mut value: Value) -> Result<Value> {
     paved::to_valid_json(&mut value)?;
     Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ErrorKind;
+
+    #[test]
+    fn errors_carry_the_path_as_context() {
+        let obj = Value::Object(crate::value::Map::new());
+        let e = get_value(&obj, "spec.x", Semantics::Native).expect_err("missing");
+        assert_eq!(e.kind(), ErrorKind::NotFound);
+        assert_eq!(e.context().field_path.as_deref(), Some("spec.x"));
+        let mut obj = obj;
+        let e = set_value(&mut obj, "a..b", Value::Null, Semantics::Function).expect_err("bad");
+        assert_eq!(e.context().field_path.as_deref(), Some("a..b"));
+        assert_eq!(
+            format!("{e:#}"),
+            "cannot parse path \"a..b\": unexpected '.' at position 2\n  field path: a..b"
+        );
+    }
 }
