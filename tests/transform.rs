@@ -3,6 +3,9 @@
 //! Each case runs a transform list on an input under one or both semantics
 //! and expects an output (typed: `3` is an int64, `3.0` a float64) or an
 //! error text; `validate` cases check the up-front validation instead.
+//! Quantity cases carry the `rule` they were derived from: apimachinery keeps
+//! the value as unscaled × 10^scale, and the float is `float64(unscaled) *
+//! math.Pow10(scale)`.
 
 use serde_json::Value as Json;
 use xprender::testing::transform as t;
