@@ -16,8 +16,10 @@ use crate::semantics::Semantics;
 
 /// Go's limit on `{n,m}` counts, and on their nested product.
 const MAX_REPEAT: u64 = 1000;
-/// Go's `maxHeight`.
-const MAX_DEPTH: usize = 1000;
+/// Group nesting accepted. Go allows 1000 (`maxHeight`); regex-lite's
+/// recursive parser needs more stack than a wasm module has for that, so the
+/// engine stops earlier, with Go's message for too deep a nesting.
+const MAX_DEPTH: usize = 200;
 
 /// Compiles `pattern` as Go's `regexp.Compile` would accept it.
 ///
@@ -26,7 +28,7 @@ const MAX_DEPTH: usize = 1000;
 pub(crate) fn compile(pattern: &str, sem: Semantics) -> Result<regex_lite::Regex, String> {
     let translated = translate(pattern, sem)?;
     regex_lite::RegexBuilder::new(&translated)
-        .nest_limit(u32::try_from(MAX_DEPTH * 2).unwrap_or(u32::MAX))
+        .nest_limit(u32::try_from(MAX_DEPTH * 4).unwrap_or(u32::MAX))
         .build()
         .map_err(|_| go_error("expression too large", pattern))
 }
@@ -38,6 +40,8 @@ fn go_error(code: &str, expr: &str) -> String {
 /// One element of a concatenation being built.
 struct Item {
     text: String,
+    /// One character, class or group: a repetition needs no wrapping group.
+    simple: bool,
     /// Whether a repetition operator may apply to it (flag groups may not).
     atom: bool,
     /// The largest product of `{n,m}` counts nested inside it.
@@ -216,8 +220,16 @@ fn push_literal(stack: &mut [Frame], c: char) {
 }
 
 fn push_atom(stack: &mut [Frame], text: String, prod: u64) {
+    let b = text.as_bytes();
+    // A group, a class or one (escaped) character can take an operator as is;
+    // assertions and repeated items are wrapped first.
+    let simple = text.len() == 1 && text != "^" && text != "$"
+        || text.starts_with("\\x{") && text.ends_with('}') && text.matches('{').count() == 1
+        || b.first() == Some(&b'[') && b.last() == Some(&b']')
+        || b.first() == Some(&b'(') && b.last() == Some(&b')') && !text.starts_with("(?:\\b\\B");
     top(stack).items.push(Item {
         text,
+        simple,
         atom: true,
         prod,
     });
@@ -259,7 +271,13 @@ fn apply_repeat(stack: &mut [Frame], op: Rep, lazy: bool) -> Result<(), &'static
             (text, prod)
         }
     };
-    item.text = format!("(?:{}){suffix}{}", item.text, if lazy { "?" } else { "" });
+    let lazy = if lazy { "?" } else { "" };
+    item.text = if item.simple {
+        format!("{}{suffix}{lazy}", item.text)
+    } else {
+        format!("(?:{}){suffix}{lazy}", item.text)
+    };
+    item.simple = false;
     item.prod = prod;
     Ok(())
 }
@@ -390,6 +408,7 @@ fn open_perl_group(
                     if !flags.is_empty() {
                         frame.items.push(Item {
                             text: flags + ")",
+                            simple: false,
                             atom: false,
                             prod: 1,
                         });
