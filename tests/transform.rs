@@ -180,6 +180,32 @@ fn failing_transform_is_named_in_context() {
     assert_eq!(err.context().transform, Some((1, "map".to_owned())));
 }
 
+/// Deeply nested regexps and JSON are refused before they can exhaust a
+/// small (wasm-sized) stack.
+#[test]
+fn deep_nesting_fits_a_small_stack() {
+    let worker = std::thread::Builder::new().stack_size(1 << 20).spawn(|| {
+        let sem = Semantics::Function;
+        let ok = t::regexp_find_submatch(&("(?:a*".repeat(199) + &")*".repeat(199)), "aa", sem);
+        assert!(ok.is_ok());
+        let deep = t::regexp_find_submatch(&("(".repeat(200) + &")".repeat(200)), "", sem);
+        assert!(deep.unwrap_err().contains("expression nests too deeply"));
+        let json = "[".repeat(9999) + &"]".repeat(9999);
+        assert!(
+            t::json_unmarshal(&json, false)
+                .unwrap_err()
+                .contains("beyond the engine's limit")
+        );
+        let json = "[".repeat(10001) + &"]".repeat(10001);
+        assert_eq!(
+            t::json_unmarshal(&json, false).unwrap_err(),
+            "invalid character '[' exceeded max depth"
+        );
+        assert!(t::json_unmarshal(&("[".repeat(1000) + &"]".repeat(1000)), false).is_ok());
+    });
+    worker.unwrap().join().unwrap();
+}
+
 #[test]
 fn hostile_inputs_do_not_panic() {
     let sem = Semantics::Function;

@@ -134,5 +134,5 @@ pub fn json_unmarshal(s: &str, object: bool) -> Result<Value, String> {
     } else {
         transform::gojson::Target::Array
     };
-    transform::gojson::unmarshal(s, target)
+    transform::gojson::unmarshal(s, target).map_err(|e| e.to_string())
 }

@@ -36,12 +36,8 @@ pub(super) fn resolve(cfg: &Map, input: Value) -> Result<Value> {
         (Value::String(s), "float64", "quantity") => {
             Value::Float(quantity::parse_approximate_f64(&s).map_err(fail)?)
         }
-        (Value::String(s), "object", "json") => {
-            gojson::unmarshal(&s, gojson::Target::Object).map_err(fail)?
-        }
-        (Value::String(s), "array", "json") => {
-            gojson::unmarshal(&s, gojson::Target::Array).map_err(fail)?
-        }
+        (Value::String(s), "object", "json") => gojson::unmarshal(&s, gojson::Target::Object)?,
+        (Value::String(s), "array", "json") => gojson::unmarshal(&s, gojson::Target::Array)?,
         (Value::Int(i), "string", "none") => Value::String(i.to_string()),
         (Value::Int(i), "bool", "none") => Value::Bool(i == 1),
         #[allow(clippy::cast_precision_loss)] // Go's float64(int64)

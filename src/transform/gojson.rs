@@ -14,10 +14,19 @@ pub(crate) enum Target {
 
 /// Go's scanner nests at most this deep.
 const MAX_DEPTH: usize = 10_000;
+/// The engine's own bound: values nested deeper than this would exhaust a
+/// wasm stack in the recursive code that later walks them.
+const ENGINE_MAX_DEPTH: usize = 1000;
 
 /// `json.Unmarshal([]byte(s), &target)`; `null` gives `Value::Null`.
-pub(crate) fn unmarshal(s: &str, target: Target) -> Result<Value, String> {
-    check_valid(s.as_bytes())?;
+///
+/// # Errors
+/// Go's error text (`ErrorKind::Render`), or `ErrorKind::Limit` for JSON
+/// nested deeper than the engine accepts.
+pub(crate) fn unmarshal(s: &str, target: Target) -> crate::error::Result<Value> {
+    use crate::error::{Error, ErrorKind};
+    let go = |e: String| Error::new(ErrorKind::Render, e);
+    check_valid(s.as_bytes()).map_err(go)?;
     let b = s.as_bytes();
     let mut p = Parser { b, i: 0 };
     p.ws();
@@ -34,11 +43,47 @@ pub(crate) fn unmarshal(s: &str, target: Target) -> Result<Value, String> {
             b't' | b'f' => "bool",
             _ => "number",
         };
-        return Err(format!(
+        return Err(go(format!(
             "json: cannot unmarshal {kind} into Go value of type {type_name}"
+        )));
+    }
+    if depth_exceeds(b, ENGINE_MAX_DEPTH) {
+        return Err(Error::new(
+            ErrorKind::Limit,
+            format!(
+                "JSON nested more than {ENGINE_MAX_DEPTH} levels deep is beyond the engine's limit"
+            ),
         ));
     }
-    p.value()
+    p.value().map_err(go)
+}
+
+/// Whether valid JSON text nests containers deeper than `max`.
+fn depth_exceeds(b: &[u8], max: usize) -> bool {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for &c in b {
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > max {
+                    return true;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    false
 }
 
 // ---- validation: a port of encoding/json's scanner state machine ----
@@ -530,7 +575,7 @@ mod tests {
     use super::*;
 
     fn err(s: &str) -> String {
-        unmarshal(s, Target::Object).unwrap_err()
+        unmarshal(s, Target::Object).unwrap_err().to_string()
     }
 
     #[test]
