@@ -17,8 +17,15 @@ pub(super) fn resolve(cfg: &Map, input: Value, sem: Semantics) -> Result<Value> 
             )));
         }
     };
+    let empty = Map::new();
     for (i, p) in patterns.iter().enumerate() {
-        let Some(p) = p.as_object() else {
+        // A null entry decodes as the zero pattern.
+        let p = if p.is_null() {
+            Some(&empty)
+        } else {
+            p.as_object()
+        };
+        let Some(p) = p else {
             return Err(invalid(format!(
                 "json: cannot unmarshal {} into Go value of type v1.MatchTransformPattern",
                 super::json_kind(p)

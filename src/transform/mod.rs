@@ -60,7 +60,14 @@ pub(crate) fn run(
 /// One transform (`Resolve` upstream): dispatch on `type`, then wrap the
 /// failure as `<type> transform could not resolve`.
 fn resolve(t: &Value, input: Value, sem: Semantics) -> Result<Value> {
-    let Some(obj) = t.as_object() else {
+    // Go decodes a null list entry as the zero Transform (no type).
+    let empty = Map::new();
+    let obj = if t.is_null() {
+        Some(&empty)
+    } else {
+        t.as_object()
+    };
+    let Some(obj) = obj else {
         return Err(invalid(format!(
             "json: cannot unmarshal {} into Go value of type v1.Transform",
             json_kind(t)
