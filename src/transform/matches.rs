@@ -18,17 +18,17 @@ pub(super) fn resolve(cfg: &Map, input: Value, sem: Semantics) -> Result<Value> 
         }
     };
     let empty = Map::new();
-    for (i, p) in patterns.iter().enumerate() {
+    for (i, entry) in patterns.iter().enumerate() {
         // A null entry decodes as the zero pattern.
-        let p = if p.is_null() {
+        let p = if entry.is_null() {
             Some(&empty)
         } else {
-            p.as_object()
+            entry.as_object()
         };
         let Some(p) = p else {
             return Err(invalid(format!(
                 "json: cannot unmarshal {} into Go value of type v1.MatchTransformPattern",
-                super::json_kind(p)
+                super::json_kind(entry)
             )));
         };
         let matched = matches(p, &input, sem)
