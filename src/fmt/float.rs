@@ -9,42 +9,52 @@ use std::fmt::Write as _;
 /// More digits than any float64 has after the point (1074) or in total (767).
 const EXACT_DIGITS: usize = 1100;
 
+/// Reusable buffers for digit generation.
+#[derive(Default)]
+pub(super) struct Scratch {
+    text: String,
+    digits: Vec<u8>,
+}
+
 /// Decimal digits of |f| with trailing zeros removed: value = 0.d₁d₂… × 10^dp
 /// (Go's `decimalSlice`); zero has no digits and `dp == 0`.
-struct Digits {
-    d: Vec<u8>,
+struct Digits<'s> {
+    d: &'s [u8],
     dp: i64,
 }
 
-impl Digits {
+impl<'s> Digits<'s> {
     /// Parses Rust's `{:e}` text (`d.ddde±x`) of a non-negative finite float.
-    fn from_exp_text(text: &str) -> Digits {
-        let (mant, exp) = text.split_once('e').unwrap_or((text, "0"));
-        let mut d: Vec<u8> = mant.bytes().filter(u8::is_ascii_digit).collect();
+    fn from_exp_text(scratch: &'s mut Scratch) -> Digits<'s> {
+        let (mant, exp) = scratch.text.split_once('e').unwrap_or((&scratch.text, "0"));
+        let d = &mut scratch.digits;
+        d.clear();
+        d.extend(mant.bytes().filter(u8::is_ascii_digit));
         while d.last() == Some(&b'0') {
             d.pop();
         }
-        if d.is_empty() {
-            return Digits { d, dp: 0 };
-        }
-        let exp: i64 = exp.parse().unwrap_or(0);
-        Digits { d, dp: exp + 1 }
+        let dp = if d.is_empty() {
+            0
+        } else {
+            exp.parse::<i64>().unwrap_or(0) + 1
+        };
+        Digits { d, dp }
     }
 
     /// Shortest digits that round-trip.
-    fn shortest(abs: f64, scratch: &mut String) -> Digits {
-        scratch.clear();
-        let _ = write!(scratch, "{abs:e}");
+    fn shortest(abs: f64, scratch: &'s mut Scratch) -> Digits<'s> {
+        scratch.text.clear();
+        let _ = write!(scratch.text, "{abs:e}");
         Digits::from_exp_text(scratch)
     }
 
     /// `n >= 1` significant digits, correctly rounded.
-    fn significant(abs: f64, n: usize, scratch: &mut String) -> Digits {
+    fn significant(abs: f64, n: usize, scratch: &'s mut Scratch) -> Digits<'s> {
         // A float64 has at most 767 significant digits; more are zeros, which
         // are trimmed anyway (and Rust refuses precisions above u16::MAX).
         let n = n.clamp(1, EXACT_DIGITS);
-        scratch.clear();
-        let _ = write!(scratch, "{abs:.prec$e}", prec = n - 1);
+        scratch.text.clear();
+        let _ = write!(scratch.text, "{abs:.prec$e}", prec = n - 1);
         Digits::from_exp_text(scratch)
     }
 
@@ -54,7 +64,7 @@ impl Digits {
 }
 
 /// Appends `strconv.FormatFloat(f, fmt, prec, 64)` to `out` (`prec < 0` = shortest).
-pub(super) fn append_float(out: &mut String, f: f64, fmt: u8, prec: i64, scratch: &mut String) {
+pub(super) fn append_float(out: &mut String, f: f64, fmt: u8, prec: i64, scratch: &mut Scratch) {
     if f.is_nan() {
         out.push_str("NaN");
         return;

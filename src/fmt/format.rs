@@ -75,6 +75,28 @@ impl Printer<'_> {
         }
     }
 
+    /// `pad` of `sign` followed by `body`, without building the joined string.
+    fn pad_signed(&mut self, sign: Option<char>, body: &str) {
+        let Some(sign) = sign else {
+            return self.pad(body);
+        };
+        if !self.f.wid_present || self.f.wid == 0 {
+            self.buf.push(sign);
+            self.buf.push_str(body);
+            return;
+        }
+        let width = self.f.wid - 1 - count(body);
+        if self.f.minus {
+            self.buf.push(sign);
+            self.buf.push_str(body);
+            self.write_padding(width);
+        } else {
+            self.write_padding(width);
+            self.buf.push(sign);
+            self.buf.push_str(body);
+        }
+    }
+
     /// `pad` with the zero flag off (numbers pad with zeros themselves).
     fn pad_spaces(&mut self, s: &str) {
         let zero = self.f.zero;
@@ -247,43 +269,62 @@ impl Printer<'_> {
             return;
         }
 
-        // Digits right to left, then reversed.
-        let mut rev: Vec<u8> = Vec::with_capacity(24 + usize::try_from(prec).unwrap_or(0));
+        // Room for 64 binary digits, a sign and a prefix; bigger only for large precisions.
+        let mut stack = [0u8; 72];
+        let mut heap = Vec::new();
+        let need = usize::try_from(prec).unwrap_or(0).saturating_add(8);
+        let buf: &mut [u8] = if need <= stack.len() {
+            &mut stack
+        } else {
+            heap.resize(need, 0);
+            &mut heap
+        };
+        // Right to left, as Go does.
+        let mut i = buf.len();
         let b = base as u64;
         loop {
-            rev.push(digits[usize::try_from(u % b).unwrap_or(0)]);
+            i -= 1;
+            buf[i] = digits[usize::try_from(u % b).unwrap_or(0)];
             u /= b;
             if u == 0 {
                 break;
             }
         }
-        while i64::try_from(rev.len()).unwrap_or(i64::MAX) < prec {
-            rev.push(b'0');
+        let start = i64::try_from(buf.len()).unwrap_or(i64::MAX);
+        while i > 0 && prec > start - i64::try_from(i).unwrap_or(0) {
+            i -= 1;
+            buf[i] = b'0';
         }
+        let leading_zero = buf[i] == b'0';
+        let mut prefix = |bytes: &[u8]| {
+            for &c in bytes.iter().rev() {
+                i -= 1;
+                buf[i] = c;
+            }
+        };
         if self.f.sharp {
             match base {
-                Base::Bin => rev.extend_from_slice(b"b0"),
-                Base::Oct if rev.last() != Some(&b'0') => rev.push(b'0'),
-                Base::Hex => {
-                    rev.push(digits[15] + (b'x' - b'f'));
-                    rev.push(b'0');
-                }
+                Base::Bin => prefix(b"0b"),
+                Base::Oct if !leading_zero => prefix(b"0"),
+                Base::Hex => prefix(if upper { b"0X" } else { b"0x" }),
                 _ => {}
             }
         }
         if verb == 'O' {
-            rev.extend_from_slice(b"o0");
+            prefix(b"0o");
         }
         if negative {
-            rev.push(b'-');
+            prefix(b"-");
         } else if self.f.plus {
-            rev.push(b'+');
+            prefix(b"+");
         } else if self.f.space {
-            rev.push(b' ');
+            prefix(b" ");
         }
-        rev.reverse();
-        let s = String::from_utf8(rev).unwrap_or_default();
-        self.pad_spaces(&s);
+        let text = std::str::from_utf8(&buf[i..]).unwrap_or_default();
+        let zero = self.f.zero;
+        self.f.zero = false;
+        self.pad(text);
+        self.f.zero = zero;
     }
 
     /// `fmt0x64`: hexadecimal with or without a leading `0x`.
@@ -315,18 +356,17 @@ impl Printer<'_> {
         if self.f.space && sign == b'+' && !self.f.plus {
             sign = b' ';
         }
-        let mut text = String::with_capacity(body.len() + 8);
         // Infinities and NaN are not numbers to pad with zeros.
         if body.starts_with('I') || body.starts_with('N') {
-            if !(body.starts_with('N') && !self.f.space && !self.f.plus) {
-                text.push(char::from(sign));
-            }
-            text.push_str(body);
-            self.pad_spaces(&text);
+            let keep_sign = !(body.starts_with('N') && !self.f.space && !self.f.plus);
+            let zero = self.f.zero;
+            self.f.zero = false;
+            self.pad_signed(keep_sign.then_some(char::from(sign)), body);
+            self.f.zero = zero;
             self.num = num;
             return;
         }
-        let mut sharp_body = String::new();
+        let sharp_body;
         if self.f.sharp && verb != b'b' {
             sharp_body = sharp_digits(body, verb, prec);
             body = &sharp_body;
@@ -334,18 +374,16 @@ impl Printer<'_> {
         if self.f.plus || sign != b'+' {
             let len = i64::try_from(body.len() + 1).unwrap_or(i64::MAX);
             if self.f.zero && !self.f.minus && self.f.wid_present && self.f.wid > len {
+                // Zeros go between the sign and the digits.
                 self.buf.push(char::from(sign));
                 self.write_padding(self.f.wid - len);
                 self.buf.push_str(body);
             } else {
-                text.push(char::from(sign));
-                text.push_str(body);
-                self.pad(&text);
+                self.pad_signed(Some(char::from(sign)), body);
             }
         } else {
             self.pad(body);
         }
-        drop(sharp_body);
         self.num = num;
     }
 }
