@@ -176,3 +176,52 @@ fn repetition_is_bounded() {
         200_000
     );
 }
+
+fn json_data() -> Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fmt_json.json");
+    Value::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap()
+}
+
+/// Go's `json.Marshal` text (`Value::to_json`) for the values of `tests/data/fmt_json.json`.
+#[test]
+fn json_marshal_text() {
+    let data = json_data();
+    let cases = data.get("json").and_then(Value::as_array).unwrap();
+    assert!(cases.len() > 20);
+    for c in cases {
+        let v = engine::typed(c.get("value").unwrap()).unwrap();
+        let want = c.get("want").and_then(Value::as_str).unwrap();
+        assert_eq!(
+            v.to_json(),
+            want,
+            "json.Marshal({})",
+            c.get("value").unwrap().to_json()
+        );
+    }
+}
+
+/// `strconv.FormatFloat(f, 'f', -1, 64)` for the floats of `tests/data/fmt_json.json`.
+#[test]
+fn format_float_f() {
+    let data = json_data();
+    let cases = data
+        .get("format_float_f")
+        .and_then(Value::as_array)
+        .unwrap();
+    assert!(cases.len() > 10);
+    for c in cases {
+        let f = c.get("float").and_then(Value::as_str).unwrap();
+        let Value::Float(x) =
+            engine::typed(&Value::from_json(&format!(r#"{{"t":"float64","v":"{f}"}}"#)).unwrap())
+                .unwrap()
+        else {
+            panic!("{f} is not a float");
+        };
+        let want = c.get("want").and_then(Value::as_str).unwrap();
+        assert_eq!(
+            engine::format_float_f(x),
+            want,
+            "FormatFloat({f}, 'f', -1, 64)"
+        );
+    }
+}

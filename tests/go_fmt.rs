@@ -159,6 +159,7 @@ fn scalar_operands() -> Vec<Value> {
         t_float(-3.125_59),
         t_float(5e-324),
         t_float(f64::MAX),
+        t_float(2_067_776_186_925_270.2),
         t_float(f64::NAN),
         t_float(f64::INFINITY),
         t_float(f64::NEG_INFINITY),
@@ -224,8 +225,14 @@ fn float_cases(out: &mut Vec<Case>) {
     ];
     let all = formats.join("|");
     for i in 0..600 {
-        let f = match i % 3 {
+        let f = match i % 4 {
             0 => f64::from_bits(rng.next()),
+            3 => {
+                // Large values with few fractional bits: shortest digits often tie.
+                #[allow(clippy::cast_precision_loss)]
+                let n = (rng.next() >> 9) as f64;
+                n / f64::from(1u32 << rng.below(6))
+            }
             1 => {
                 let mant = i64::try_from(rng.next() % 2_000_001).unwrap() - 1_000_000;
                 let exp = i32::try_from(rng.below(40)).unwrap() - 20;
@@ -323,7 +330,10 @@ fn json_values() -> Vec<Value> {
         f64::MAX,
         0.1,
         -2.5e-8,
-        1.7976931348623157e308,
+        2_067_776_186_925_270.2,
+        199_336_259_030_200.12,
+        1.5e300,
+        2.5e-300,
     ];
     v.extend(floats.iter().map(|&f| t_float(f)));
     let mut rng = Rng(0x1234_5678_9ABC_DEF1);
@@ -350,10 +360,17 @@ fn ffloat_values() -> Vec<f64> {
         123.456,
         -1e100,
         2.5,
+        2_067_776_186_925_270.2,
+        199_336_259_030_200.12,
     ];
     let mut rng = Rng(0x0F0F_1234_ABCD_0001);
-    for _ in 0..300 {
-        let f = f64::from_bits(rng.next());
+    for i in 0..600 {
+        #[allow(clippy::cast_precision_loss)]
+        let f = if i % 2 == 0 {
+            f64::from_bits(rng.next())
+        } else {
+            (rng.next() >> 9) as f64 / 4.0
+        };
         if f.is_finite() {
             v.push(f);
         }
@@ -398,8 +415,34 @@ fn engine_matches_go() {
     float_cases(&mut cases);
     quote_cases(&mut cases);
     random_format_cases(&mut cases);
-    let json = json_values();
-    let ffloat = ffloat_values();
+    let mut json = json_values();
+    let mut ffloat = ffloat_values();
+    // The expectations of tests/data/fmt_json.json must be Go's too.
+    let mut json_wants = vec![None; json.len()];
+    let mut ffloat_wants = vec![None; ffloat.len()];
+    let extra = data("fmt_json.json");
+    for c in extra
+        .get("json")
+        .and_then(Value::as_array)
+        .expect("json cases")
+    {
+        json.push(c.get("value").expect("value").clone());
+        json_wants.push(c.get("want").and_then(Value::as_str).map(str::to_owned));
+    }
+    for c in extra
+        .get("format_float_f")
+        .and_then(Value::as_array)
+        .expect("float cases")
+    {
+        let text = c.get("float").and_then(Value::as_str).expect("float");
+        let Ok(Value::Float(f)) =
+            engine::typed(&obj(&[("t", "float64".into()), ("v", text.into())]))
+        else {
+            panic!("{text} is not a float");
+        };
+        ffloat.push(f);
+        ffloat_wants.push(c.get("want").and_then(Value::as_str).map(str::to_owned));
+    }
 
     let request = obj(&[
         (
@@ -483,25 +526,25 @@ fn engine_matches_go() {
         }
     }
 
-    for (t, go) in json.iter().zip(strings("json")) {
+    for ((t, go), want) in json.iter().zip(strings("json")).zip(&json_wants) {
         let ours = engine::typed(t).unwrap().to_json();
-        if ours != go {
+        if ours != go || want.as_ref().is_some_and(|w| *w != go) {
             failures += 1;
             let _ = writeln!(
                 report,
-                "[json] {}\n    go:     {go}\n    engine: {ours}",
+                "[json] {}\n    go:     {go}\n    engine: {ours}\n    data:   {want:?}",
                 t.to_json()
             );
         }
     }
 
-    for (f, go) in ffloat.iter().zip(strings("ffloat")) {
+    for ((f, go), want) in ffloat.iter().zip(strings("ffloat")).zip(&ffloat_wants) {
         let ours = engine::format_float_f(*f);
-        if ours != go {
+        if ours != go || want.as_ref().is_some_and(|w| *w != go) {
             failures += 1;
             let _ = writeln!(
                 report,
-                "[ffloat] {f:e}\n    go:     {go}\n    engine: {ours}"
+                "[ffloat] {f:e}\n    go:     {go}\n    engine: {ours}\n    data:   {want:?}"
             );
         }
     }

@@ -11,8 +11,9 @@ const EXACT_DIGITS: usize = 1100;
 
 /// Reusable buffers for digit generation.
 #[derive(Default)]
-pub(super) struct Scratch {
+pub(crate) struct Scratch {
     text: String,
+    alt: String,
     digits: Vec<u8>,
 }
 
@@ -41,10 +42,25 @@ impl<'s> Digits<'s> {
         Digits { d, dp }
     }
 
-    /// Shortest digits that round-trip.
+    /// Shortest digits that round-trip; among those, the closest to the exact
+    /// value, ties to even (Go's Ryū). Rust breaks such ties upwards, so an odd
+    /// last digit is checked against the correctly rounded digits of the same length.
     fn shortest(abs: f64, scratch: &'s mut Scratch) -> Digits<'s> {
         scratch.text.clear();
         let _ = write!(scratch.text, "{abs:e}");
+        let mant = scratch.text.split('e').next().unwrap_or_default();
+        let odd = mant
+            .bytes()
+            .last()
+            .is_some_and(|b| b.is_ascii_digit() && b % 2 == 1);
+        if odd {
+            let n = mant.bytes().filter(u8::is_ascii_digit).count();
+            scratch.alt.clear();
+            let _ = write!(scratch.alt, "{abs:.p$e}", p = n.saturating_sub(1));
+            if scratch.alt != scratch.text && scratch.alt.parse::<f64>() == Ok(abs) {
+                std::mem::swap(&mut scratch.alt, &mut scratch.text);
+            }
+        }
         Digits::from_exp_text(scratch)
     }
 
@@ -64,7 +80,7 @@ impl<'s> Digits<'s> {
 }
 
 /// Appends `strconv.FormatFloat(f, fmt, prec, 64)` to `out` (`prec < 0` = shortest).
-pub(super) fn append_float(out: &mut String, f: f64, fmt: u8, prec: i64, scratch: &mut Scratch) {
+pub(crate) fn append_float(out: &mut String, f: f64, fmt: u8, prec: i64, scratch: &mut Scratch) {
     if f.is_nan() {
         out.push_str("NaN");
         return;
@@ -84,17 +100,13 @@ pub(super) fn append_float(out: &mut String, f: f64, fmt: u8, prec: i64, scratch
         out.push('-');
     }
     let shortest = prec < 0;
-    if fmt == b'f' {
-        if shortest {
-            let _ = write!(out, "{abs}");
-        } else {
-            // Past 1074 fractional digits every float64 has only zeros.
-            let prec = usize::try_from(prec).unwrap_or(0);
-            let exact = prec.min(EXACT_DIGITS);
-            let _ = write!(out, "{abs:.exact$}");
-            for _ in exact..prec {
-                out.push('0');
-            }
+    if fmt == b'f' && !shortest {
+        // Past 1074 fractional digits every float64 has only zeros.
+        let prec = usize::try_from(prec).unwrap_or(0);
+        let exact = prec.min(EXACT_DIGITS);
+        let _ = write!(out, "{abs:.exact$}");
+        for _ in exact..prec {
+            out.push('0');
         }
         return;
     }
@@ -102,6 +114,7 @@ pub(super) fn append_float(out: &mut String, f: f64, fmt: u8, prec: i64, scratch
         let digs = Digits::shortest(abs, scratch);
         let prec = match fmt {
             b'e' | b'E' => (digs.nd() - 1).max(0),
+            b'f' => (digs.nd() - digs.dp).max(0),
             _ => digs.nd(),
         };
         (digs, prec)
@@ -115,6 +128,7 @@ pub(super) fn append_float(out: &mut String, f: f64, fmt: u8, prec: i64, scratch
     };
     match fmt {
         b'e' | b'E' => fmt_e(out, &digs, prec, fmt),
+        b'f' => fmt_f(out, &digs, prec),
         _ => {
             let mut eprec = prec;
             if eprec > digs.nd() && digs.nd() >= digs.dp {

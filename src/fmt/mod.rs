@@ -58,6 +58,12 @@ pub(crate) fn quote(s: &str) -> String {
     out
 }
 
+/// Appends Go's `strconv.FormatFloat(f, fmt, prec, 64)` (`prec < 0`: shortest digits
+/// that round-trip, ties to even) for `fmt` in `e E f g G b x X`.
+pub(crate) fn append_float(out: &mut String, f: f64, fmt: u8, prec: i64) {
+    float::append_float(out, f, fmt, prec, &mut float::Scratch::default());
+}
+
 /// Go's `strconv.IsPrint`.
 pub(crate) fn is_print(c: char) -> bool {
     printable::is_print(u32::from(c))
