@@ -1,5 +1,19 @@
-//! The `xprender` command.
+//! The `xprender` command: renders Crossplane Compositions with the engine in a wasmtime sandbox.
 
-fn main() {
-    println!("xprender {}", env!("CARGO_PKG_VERSION"));
+mod cli;
+mod commands;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = cli::Cli::parse();
+    match commands::run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(commands::EXIT_RENDER)
+        }
+    }
 }

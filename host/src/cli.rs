@@ -1,0 +1,30 @@
+//! Command-line definitions (clap) only; behaviour lives in `commands/`.
+
+use clap::{Parser, Subcommand};
+
+/// Render Crossplane Compositions offline, sandboxed, exactly as Crossplane would.
+#[derive(Debug, Parser)]
+#[command(name = "xprender", version, about, propagate_version = true)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Render a composite resource with a Composition.
+    Render(crate::commands::render::RenderArgs),
+    /// Work with Crossplane packages (xpkg) in OCI registries.
+    #[command(subcommand)]
+    Xpkg(crate::commands::xpkg::XpkgCommand),
+    /// Show what rendering would change in a live cluster.
+    Diff(crate::commands::cluster::DiffArgs),
+    /// Server-side apply the rendered state to a live cluster (dry-run unless --yes).
+    Apply(crate::commands::cluster::ApplyArgs),
+    /// Serve the composition playground on 127.0.0.1.
+    Playground(crate::commands::playground::PlaygroundArgs),
+    /// Print shell completions.
+    Completions(crate::commands::completions::CompletionsArgs),
+    /// Print the engine, host and wasmtime versions.
+    Version,
+}
