@@ -187,10 +187,9 @@ impl<'a> Printer<'a> {
                     None => self.missing_arg(verb),
                     Some(arg) => {
                         if verb == 'v' || verb == 'w' {
-                            // `#` and `+` mean Go syntax and field names under %v.
+                            // Under %v, `#` means Go syntax and `+` field names (no structs here).
                             self.f.sharp_v = self.f.sharp;
                             self.f.sharp = false;
-                            self.f.plus_v = self.f.plus;
                             self.f.plus = false;
                         }
                         self.print_arg(arg, verb);

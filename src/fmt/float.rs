@@ -53,8 +53,10 @@ impl<'s> Digits<'s> {
             .bytes()
             .last()
             .is_some_and(|b| b.is_ascii_digit() && b % 2 == 1);
-        if odd {
-            let n = mant.bytes().filter(u8::is_ascii_digit).count();
+        let n = mant.bytes().filter(u8::is_ascii_digit).count();
+        // A tie half a unit away is within the round-trip interval (2^-53
+        // relative) only from 16 digits on, or for subnormals.
+        if odd && (n >= 16 || abs < f64::MIN_POSITIVE) {
             scratch.alt.clear();
             let _ = write!(scratch.alt, "{abs:.p$e}", p = n.saturating_sub(1));
             if scratch.alt != scratch.text && scratch.alt.parse::<f64>() == Ok(abs) {

@@ -18,7 +18,6 @@ pub(super) struct Flags {
     pub(super) sharp: bool,
     pub(super) space: bool,
     pub(super) zero: bool,
-    pub(super) plus_v: bool,
     pub(super) sharp_v: bool,
     pub(super) wid: i64,
     pub(super) prec: i64,
