@@ -5,6 +5,10 @@
 //! split: `directive` is `doPrintf`, `print` is `printArg`/`printValue`,
 //! `format` is `fmt/format.go`, `float` and `quote` are the parts of `strconv`
 //! they use. Behaviour is checked against Go itself by `tests/go_fmt.rs`.
+//!
+//! Known differences from Go: `%p` of a map or slice prints `0x0` (there is no
+//! address to show); output beyond [`MAX_OUTPUT`] is an error; `IsPrint` follows
+//! the Unicode version of the Go that generated the table (see `printable`).
 
 mod directive;
 mod float;
