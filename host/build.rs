@@ -106,7 +106,15 @@ fn build_core_module(root: &Path, target_dir: &Path) -> PathBuf {
             cmd.env_remove(key);
         }
     }
-    run(&mut cmd);
+    let status = cmd
+        .stdout(std::io::stderr())
+        .status()
+        .unwrap_or_else(|e| panic!("cannot run cargo for the core module: {e}"));
+    assert!(
+        status.success(),
+        "building the engine's core module failed ({status}); is the wasm32 target installed? \
+         (rustup target add wasm32-unknown-unknown)"
+    );
     target_dir.join("wasm32-unknown-unknown/wasm/xprender.wasm")
 }
 

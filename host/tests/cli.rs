@@ -755,8 +755,11 @@ fn trace_is_printed_on_stderr() {
     let xr = write(&dir, "xr.yaml", XR);
     let comp = write(&dir, "comp.yaml", &composition_ab());
     let mut doc = output_doc();
-    doc["trace"] = json!([{"resource": "b", "patchIndex": 0, "patchType": "FromCompositeFieldPath",
-        "fromFieldPath": "spec.size", "transforms": [{"kind": "math", "output": 6}], "toFieldPath": "data.n"}]);
+    doc["trace"] = json!([{"resource": "b", "patch": 0, "type": "FromCompositeFieldPath",
+        "direction": "composite -> composed", "policy": {"fromFieldPath": "Optional", "write": "Replace"},
+        "from": [{"path": "spec.size", "value": 3}],
+        "transforms": [{"index": 0, "type": "math", "input": 3, "output": 6}],
+        "to": [{"path": "data.n", "value": 6}], "outcome": "applied"}]);
     let engine = canned_engine(&dir, "trace.wasm", &doc.to_string());
     let (code, out, err) = run(xprender()
         .arg("render")
@@ -767,7 +770,11 @@ fn trace_is_printed_on_stderr() {
         .arg(&engine));
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("---\n"));
-    assert!(err.contains("b  patch #0 FromCompositeFieldPath"), "{err}");
-    assert!(err.contains("transform #0 math  6"), "{err}");
+    assert!(
+        err.contains("b  patch #0 FromCompositeFieldPath  composite -> composed  [applied]"),
+        "{err}"
+    );
+    assert!(err.contains("    math   3 → 6\n"), "{err}");
+    assert!(err.contains("    to     data.n = 6\n"), "{err}");
     assert!(!err.contains('\x1b'), "no colors off a terminal: {err}");
 }
