@@ -778,3 +778,47 @@ fn trace_is_printed_on_stderr() {
     assert!(err.contains("    to     data.n = 6\n"), "{err}");
     assert!(!err.contains('\x1b'), "no colors off a terminal: {err}");
 }
+
+#[test]
+fn raw_requests_print_the_yaml_stream_too() {
+    let dir = temp_dir("request-yaml");
+    let mut doc = output_doc();
+    doc["trace"] = json!([{"resource": "a", "patch": 0, "type": "FromCompositeFieldPath", "outcome": "skipped",
+        "from": [{"path": "spec.x", "missing": true, "error": "no such field"}], "to": [],
+        "reason": "the source is missing"}]);
+    let engine = canned_engine(&dir, "canned.wasm", &doc.to_string());
+    let comp: Value = serde_json::from_str(
+        &json!({"spec": {"resources": [{"name": "b"}, {"name": "a"}]}}).to_string(),
+    )
+    .unwrap();
+    let request = write(
+        &dir,
+        "request.json",
+        &json!({"xr": {"spec": {"size": 3}}, "composition": comp}).to_string(),
+    );
+    let (code, out, err) = run(xprender()
+        .args(["render", "--request"])
+        .arg(&request)
+        .arg("--engine")
+        .arg(&engine));
+    assert_eq!(code, 0, "{err}");
+    let kinds: Vec<&str> = out.lines().filter(|l| l.starts_with("kind: ")).collect();
+    assert_eq!(
+        kinds,
+        ["kind: XThing", "kind: ConfigMap", "kind: Secret"],
+        "Composition order: {out}"
+    );
+    // The response's trace is printed whether or not --trace was given: the request decides.
+    assert!(
+        err.contains("(missing: no such field)") && err.contains("why    the source is missing"),
+        "{err}"
+    );
+
+    // From stdin, as JSON.
+    let (code, out, _) = run(xprender()
+        .args(["render", "--request", "-", "--output", "json", "--engine"])
+        .arg(&engine)
+        .stdin(std::fs::File::open(&request).unwrap()));
+    assert_eq!(code, 0);
+    assert_eq!(out, format!("{doc}\n"));
+}
