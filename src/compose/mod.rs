@@ -1,60 +1,326 @@
 //! `render(request)`: composes the desired state from an XR, a Composition and observed state.
 //!
-//! Placeholder: the full implementation replaces this module.
+//! This module only orchestrates: it decodes, picks the engine (`native` or
+//! `function`), runs the Composition's resources or pipeline steps, and
+//! assembles the Output (composite Ready condition, connection details, results).
 
+mod function;
+mod input;
+mod metadata;
+mod native;
+mod output;
+mod pipeline;
+mod validate;
+
+use std::collections::BTreeMap;
+
+use crate::connection::{self, Details};
 use crate::error::{Error, ErrorKind, Result};
+use crate::patch::{Patch, environment};
+use crate::readiness;
+use crate::semantics::Semantics;
+use crate::trace::PatchTrace;
 use crate::value::Value;
 
-/// A render request: the render contract's JSON document, decoded.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Request {
-    doc: Value,
+pub use input::Request;
+pub use output::Output;
+
+use input::{Plan, PtInput};
+use output::{Message, Rendered, Severity};
+
+/// Everything a render accumulates while templates and steps run.
+pub(crate) struct State<'r> {
+    pub(crate) sem: Semantics,
+    pub(crate) request: &'r Request,
+    /// Native: the in-memory XR that environment and ToComposite patches change.
+    /// Function: the observed XR (numbers as floats), read-only.
+    pub(crate) xr: Value,
+    /// Function: the desired XR that ToComposite patches write (status is applied).
+    pub(crate) desired_xr: Value,
+    pub(crate) env: Value,
+    /// Function: observed composed resources with float numbers.
+    pub(crate) observed: BTreeMap<String, Value>,
+    pub(crate) resources: Vec<Rendered>,
+    /// Native: templates that could not be rendered (they count as unready).
+    pub(crate) unrendered: Vec<String>,
+    /// Function: a new resource was held back by a Required patch.
+    pub(crate) held_back: bool,
+    pub(crate) details: Details,
+    pub(crate) results: Vec<Message>,
+    pub(crate) trace: Option<Vec<PatchTrace>>,
+    pub(crate) step: Option<String>,
 }
 
-impl Request {
-    /// Decodes a request document.
-    ///
-    /// # Errors
-    /// `ErrorKind::InvalidRequest` when the text is not JSON or not of the contract's shape.
-    pub fn from_json(text: &str) -> Result<Request> {
-        let doc = Value::from_json(text).map_err(|e| {
-            Error::new(
-                ErrorKind::InvalidRequest,
-                format!("cannot parse request: {e}"),
-            )
-        })?;
-        if doc.as_object().is_none() {
-            return Err(Error::new(
-                ErrorKind::InvalidRequest,
-                "request must be a JSON object",
-            ));
-        }
-        Ok(Request { doc })
+impl State<'_> {
+    pub(crate) fn warn(&mut self, message: String, resource: Option<&str>) {
+        self.results.push(Message {
+            severity: Severity::Warning,
+            message,
+            resource: resource.map(str::to_owned),
+        });
     }
-}
 
-/// The desired state a render produced.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Output {
-    composite: Value,
-}
+    /// A trace entry for a patch about to run, when tracing.
+    pub(crate) fn start_trace(
+        &self,
+        resource: Option<&str>,
+        index: usize,
+        p: &Patch,
+        from: &'static str,
+        to: &'static str,
+    ) -> Option<PatchTrace> {
+        self.trace.as_ref()?;
+        Some(PatchTrace {
+            step: self.step.clone(),
+            resource: resource.map(str::to_owned),
+            index,
+            kind: p.kind.as_str().to_owned(),
+            from_object: from,
+            to_object: to,
+            from_policy: p
+                .policy
+                .from_field_path
+                .clone()
+                .unwrap_or_else(|| "Optional".to_owned()),
+            to_policy: p.policy.describe(self.sem),
+            ..PatchTrace::default()
+        })
+    }
 
-impl Output {
-    /// The Output document as JSON.
-    #[must_use]
-    pub fn to_json(&self) -> String {
-        self.composite.to_json()
+    pub(crate) fn end_trace(&mut self, t: Option<PatchTrace>) {
+        if let (Some(list), Some(t)) = (self.trace.as_mut(), t) {
+            list.push(t);
+        }
+    }
+
+    /// Sets or replaces a desired composed resource, keeping its first position.
+    pub(crate) fn put_resource(&mut self, r: Rendered) {
+        match self.resources.iter_mut().find(|x| x.name == r.name) {
+            Some(existing) => *existing = r,
+            None => self.resources.push(r),
+        }
+    }
+
+    pub(crate) fn add_details(&mut self, d: Details) {
+        for (k, v) in d {
+            connection::put(&mut self.details, &k, v);
+        }
     }
 }
 
 /// Renders a request.
 ///
 /// # Errors
-/// A render that cannot proceed (Crossplane's fatal cases).
+/// A render that cannot proceed (Crossplane's fatal cases): an invalid
+/// Composition or Function input, a fatal patch error, and so on.
 pub fn render(request: &Request) -> Result<Output> {
-    let _ = &request.doc;
-    Err(Error::new(
-        ErrorKind::Render,
-        "render is not implemented yet",
-    ))
+    let plan_sem = |plan_is_pipeline: bool| {
+        request.options.semantics.unwrap_or(if plan_is_pipeline {
+            Semantics::Function
+        } else {
+            Semantics::Native
+        })
+    };
+    let is_pipeline = request
+        .composition
+        .get("spec")
+        .and_then(|s| s.get("mode"))
+        .and_then(Value::as_str)
+        == Some("Pipeline");
+    let sem = plan_sem(is_pipeline);
+    let mut xr = request.xr.clone();
+    metadata::ensure_composite_label(&mut xr);
+
+    if metadata::meta_entry(&xr, "annotations", metadata::ANNOTATION_PAUSED) == "true" {
+        return Ok(paused(xr, request.options.trace));
+    }
+
+    let plan = input::decode_composition(&request.composition, sem)?;
+
+    let mut state_xr = xr.clone();
+    let mut observed = BTreeMap::new();
+    if sem == Semantics::Function {
+        state_xr.floats_everywhere();
+        for (name, o) in &request.observed.resources {
+            let mut r = o.resource.clone();
+            r.floats_everywhere();
+            observed.insert(name.clone(), r);
+        }
+    }
+    let default_data = match &plan {
+        Plan::Resources(i) => i.default_data.as_ref(),
+        Plan::Pipeline(_) => None,
+    };
+    let env = environment::initial(default_data, request.observed.environment.as_ref());
+    let mut st = State {
+        sem,
+        request,
+        xr: state_xr,
+        desired_xr: desired_xr_seed(&xr),
+        env,
+        observed,
+        resources: Vec::new(),
+        unrendered: Vec::new(),
+        held_back: false,
+        details: Details::new(),
+        results: Vec::new(),
+        trace: request.options.trace.then(Vec::new),
+        step: None,
+    };
+
+    match &plan {
+        Plan::Resources(input) => run_input(&mut st, input)?,
+        Plan::Pipeline(steps) => pipeline::run(&mut st, steps)?,
+    }
+    finish(st, xr)
+}
+
+/// Runs one set of templates with the selected engine.
+pub(crate) fn run_input(st: &mut State<'_>, input: &PtInput) -> Result<()> {
+    match st.sem {
+        Semantics::Native => native::run(st, input),
+        Semantics::Function => function::run(st, input),
+    }
+}
+
+/// FN starts the desired XR with the observed XR's apiVersion and kind only.
+fn desired_xr_seed(xr: &Value) -> Value {
+    let mut m = crate::value::Map::new();
+    for k in ["apiVersion", "kind"] {
+        if let Some(v) = xr.get(k) {
+            m.insert(k.to_owned(), v.clone());
+        }
+    }
+    Value::Object(m)
+}
+
+fn paused(xr: Value, trace: bool) -> Output {
+    let ready = readiness::condition_status(&xr, "Ready") == "True";
+    Output {
+        composite: xr,
+        resources: Vec::new(),
+        connection_details: Details::new(),
+        ready,
+        results: vec![Message {
+            severity: Severity::Normal,
+            message: "Reconciliation is paused via the pause annotation; nothing was rendered"
+                .to_owned(),
+            resource: None,
+        }],
+        trace: trace.then(Vec::new),
+    }
+}
+
+/// Composite readiness, connection-detail filtering and the Output.
+fn finish(mut st: State<'_>, xr: Value) -> Result<Output> {
+    let sem = st.sem;
+    let mut composite = match sem {
+        Semantics::Native => std::mem::take(&mut st.xr),
+        Semantics::Function => {
+            // Crossplane applies only the desired XR's status.
+            let mut c = xr;
+            if let Some(status) = st.desired_xr.get("status") {
+                let status = status
+                    .clone()
+                    .normalize()
+                    .unwrap_or_else(|_| status.clone());
+                if let Value::Object(m) = &mut c {
+                    let slot = m
+                        .entry("status".to_owned())
+                        .or_insert_with(|| Value::Object(crate::value::Map::new()));
+                    environment::deep_merge(slot, &status);
+                }
+            }
+            c
+        }
+    };
+    let mut unready: Vec<String> = st
+        .resources
+        .iter()
+        .filter(|r| !r.ready)
+        .map(|r| r.name.clone())
+        .collect();
+    unready.extend(st.unrendered.iter().cloned());
+    let ready = unready.is_empty() && !st.held_back;
+    let message = if !unready.is_empty() {
+        Some(readiness::unready_message(&mut unready))
+    } else if st.held_back {
+        Some("Composite resource was explicitly marked as unready by the composer".to_owned())
+    } else {
+        None
+    };
+    readiness::set_ready_condition(
+        &mut composite,
+        ready,
+        message,
+        st.request.options.now.as_deref(),
+    );
+    if sem == Semantics::Function {
+        // Crossplane core renders composed-resource metadata after the pipeline.
+        for r in &mut st.resources {
+            metadata::render(&mut r.resource, &composite, Some(&r.name)).map_err(|e| {
+                e.wrap(format!(
+                    "cannot render metadata for composed resource {}",
+                    crate::fmt::quote(&r.name)
+                ))
+                .with_resource(r.name.as_str())
+            })?;
+        }
+    }
+    let mut details = st.details;
+    if let Some(keys) = &st.request.options.connection_secret_keys
+        && !keys.is_empty()
+    {
+        details.retain(|(k, _)| keys.contains(k));
+    }
+    Ok(Output {
+        composite,
+        resources: st.resources,
+        connection_details: details,
+        ready,
+        results: st.results,
+        trace: st
+            .trace
+            .map(|t| t.iter().map(PatchTrace::to_value).collect()),
+    })
+}
+
+/// The object Crossplane reads after applying `desired` over `observed`
+/// (a JSON merge patch: objects merge, `null` deletes, the rest replaces).
+pub(crate) fn applied(observed: Option<&Value>, desired: &Value) -> Value {
+    match observed {
+        None => desired.clone(),
+        Some(o) => {
+            let mut out = o.clone();
+            merge_patch(&mut out, desired);
+            out
+        }
+    }
+}
+
+fn merge_patch(target: &mut Value, patch: &Value) {
+    let Value::Object(p) = patch else {
+        *target = patch.clone();
+        return;
+    };
+    if !matches!(target, Value::Object(_)) {
+        *target = Value::Object(crate::value::Map::new());
+    }
+    let Value::Object(t) = target else { return };
+    for (k, v) in p {
+        if v.is_null() {
+            t.remove(k);
+        } else {
+            merge_patch(t.entry(k.clone()).or_insert(Value::Null), v);
+        }
+    }
+}
+
+/// Fatal errors carry the `Render` kind even when a NotFound caused them.
+pub(crate) fn fatal(e: Error) -> Error {
+    if e.is_not_found() {
+        e.with_kind(ErrorKind::Render)
+    } else {
+        e
+    }
 }

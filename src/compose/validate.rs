@@ -1,0 +1,625 @@
+//! Up-front validation as each engine does it: native v1.12+ refuses an invalid
+//! Composition; function-patch-and-transform rejects invalid input with a Fatal result.
+//!
+//! Messages are Kubernetes `field.Error` texts (`<path>: Required value: <detail>`,
+//! `<path>: Invalid value: "<v>": <detail>`), as both engines produce them.
+
+use std::collections::BTreeSet;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::fmt::quote;
+use crate::patch::policy::valid_to_field_path;
+use crate::patch::{Patch, PatchType};
+use crate::readiness::Check;
+use crate::value::Value;
+
+use super::input::{PtInput, Template};
+
+fn required(path: &str, detail: &str) -> String {
+    format!("{path}: Required value: {detail}")
+}
+
+fn invalid(path: &str, value: &str, detail: &str) -> String {
+    format!("{path}: Invalid value: {}: {detail}", quote(value))
+}
+
+fn child(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_owned()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+/// Kubernetes' `utilerrors.NewAggregate(...).Error()`: one message as is,
+/// several de-duplicated in a bracketed, comma-separated list.
+fn aggregate(errs: &[String]) -> String {
+    let mut seen = BTreeSet::new();
+    let uniq: Vec<&str> = errs
+        .iter()
+        .filter(|e| seen.insert(e.as_str()))
+        .map(String::as_str)
+        .collect();
+    match uniq.as_slice() {
+        [one] => (*one).to_owned(),
+        many => format!("[{}]", many.join(", ")),
+    }
+}
+
+/// Native (v1.14) runtime validation of a Composition's resources.
+pub(crate) fn native(input: &PtInput) -> Result<()> {
+    let mut errs = Vec::new();
+    let base = input.base_path.as_str();
+    if input.mode_resources && input.resources.is_empty() {
+        errs.push(required(
+            &child(base, "resources"),
+            "an array of resources is required in Resources mode (the default if no mode is specified)",
+        ));
+    }
+    // validatePatchSets
+    for (i, s) in input.patch_sets.iter().enumerate() {
+        for (j, p) in s.patches.iter().enumerate() {
+            let pp = format!("{}[{i}].patches[{j}]", child(base, "patchSets"));
+            if p.kind == PatchType::PatchSet {
+                errs.push(invalid(
+                    &format!("{pp}.type"),
+                    "PatchSet",
+                    "cannot use patches within patches",
+                ));
+                continue;
+            }
+            if let Err(e) = native_patch(p, &pp) {
+                errs.push(e);
+            }
+        }
+    }
+    for (i, r) in input.resources.iter().enumerate() {
+        for (j, p) in r.patches.iter().enumerate() {
+            if p.kind != PatchType::PatchSet {
+                continue;
+            }
+            let pp = format!(
+                "{}[{i}].patches[{j}].patchSetName",
+                child(base, "resources")
+            );
+            match &p.patch_set_name {
+                None => errs.push(required(&pp, "must be specified when type is patchSet")),
+                Some(n) if !input.patch_sets.iter().any(|s| &s.name == n) => errs.push(invalid(
+                    &pp,
+                    n,
+                    "patchSetName must be the name of a declared patchSet",
+                )),
+                Some(_) => {}
+            }
+        }
+    }
+    // validateResources: names, patches, readiness checks.
+    let mut seen = BTreeSet::new();
+    for (i, r) in input.resources.iter().enumerate() {
+        let np = format!("{}[{i}].name", child(base, "resources"));
+        if !r.named {
+            if i != 0 && !seen.is_empty() {
+                errs.push(required(
+                    &np,
+                    "cannot mix named and anonymous resources, all resources must have a name or none must have a name",
+                ));
+            }
+            continue;
+        }
+        if seen.contains(r.name.as_str()) {
+            errs.push(format!("{np}: Duplicate value: {}", quote(&r.name)));
+            continue;
+        }
+        if i != 0 && seen.is_empty() {
+            errs.push(invalid(
+                &np,
+                &r.name,
+                "cannot mix named and anonymous resources, all resources must have a name or none must have a name",
+            ));
+            continue;
+        }
+        seen.insert(r.name.as_str());
+    }
+    for (i, r) in input.resources.iter().enumerate() {
+        let rp = format!("{}[{i}]", child(base, "resources"));
+        for (j, p) in r.patches.iter().enumerate() {
+            if let Err(e) = native_patch(p, &format!("{rp}.patches[{j}]")) {
+                errs.push(e);
+            }
+        }
+        for (j, c) in r.readiness_checks.iter().enumerate() {
+            if let Err(e) = native_check(c, &format!("{rp}.readinessChecks[{j}]")) {
+                errs.push(e);
+            }
+        }
+    }
+    if errs.is_empty() {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorKind::InvalidComposition,
+        format!("refusing to use invalid Composition: {}", aggregate(&errs)),
+    ))
+}
+
+/// v1 `Patch.Validate`.
+fn native_patch(p: &Patch, path: &str) -> Result<(), String> {
+    let t = p.kind.as_str();
+    match &p.kind {
+        PatchType::FromCompositeFieldPath
+        | PatchType::ToCompositeFieldPath
+        | PatchType::FromEnvironmentFieldPath
+        | PatchType::ToEnvironmentFieldPath => {
+            if p.from_field_path.is_none() {
+                return Err(required(
+                    &format!("{path}.fromFieldPath"),
+                    &format!("fromFieldPath must be set for patch type {t}"),
+                ));
+            }
+        }
+        PatchType::PatchSet => {
+            if p.patch_set_name.is_none() {
+                return Err(required(
+                    &format!("{path}.patchSetName"),
+                    &format!("patchSetName must be set for patch type {t}"),
+                ));
+            }
+        }
+        PatchType::CombineFromComposite
+        | PatchType::CombineToComposite
+        | PatchType::CombineFromEnvironment
+        | PatchType::CombineToEnvironment => {
+            if p.combine.is_none() {
+                return Err(required(
+                    &format!("{path}.combine"),
+                    &format!("combine must be set for patch type {t}"),
+                ));
+            }
+            if p.to_field_path.is_none() {
+                return Err(required(
+                    &format!("{path}.toFieldPath"),
+                    &format!("toFieldPath must be set for patch type {t}"),
+                ));
+            }
+        }
+        PatchType::Unknown(_) => {
+            return Err(invalid(&format!("{path}.type"), t, "unknown patch type"));
+        }
+    }
+    transforms(&p.transforms, path)
+}
+
+fn transforms(ts: &[Value], path: &str) -> Result<(), String> {
+    for (i, t) in ts.iter().enumerate() {
+        transform(t, &format!("{path}.transforms[{i}]"))?;
+    }
+    Ok(())
+}
+
+/// v1 `ReadinessCheck.Validate` (zero values already read as unset).
+fn native_check(c: &Check, path: &str) -> Result<(), String> {
+    match c.kind.as_str() {
+        "None" => return Ok(()),
+        "MatchString" if c.match_string.is_none() => {
+            return Err(required(
+                &format!("{path}.matchString"),
+                "cannot be empty for type MatchString",
+            ));
+        }
+        "MatchInteger" if c.match_integer.is_none() => {
+            return Err(required(
+                &format!("{path}.matchInteger"),
+                "cannot be 0 for type MatchInteger",
+            ));
+        }
+        "MatchCondition" => return match_condition(c, path),
+        "MatchString" | "MatchInteger" | "NonEmpty" | "MatchTrue" | "MatchFalse" => {}
+        other => {
+            return Err(invalid(
+                &format!("{path}.type"),
+                other,
+                "unknown readiness check type",
+            ));
+        }
+    }
+    if c.field_path.is_none() {
+        return Err(required(&format!("{path}.fieldPath"), "cannot be empty"));
+    }
+    Ok(())
+}
+
+fn match_condition(c: &Check, path: &str) -> Result<(), String> {
+    match &c.match_condition {
+        Some((t, _)) if t.is_empty() => Err(required(
+            &format!("{path}.matchCondition.type"),
+            "cannot be empty for type MatchCondition",
+        )),
+        Some((_, s)) if s.is_empty() => Err(required(
+            &format!("{path}.matchCondition.status"),
+            "cannot be empty for type MatchCondition",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// function-patch-and-transform's `ValidateResources`: the first problem only.
+pub(crate) fn function(input: &PtInput) -> Result<()> {
+    fn_resources(input).map_err(|m| {
+        Error::new(
+            ErrorKind::InvalidComposition,
+            format!("invalid Function input: {m}"),
+        )
+    })
+}
+
+fn fn_resources(input: &PtInput) -> Result<(), String> {
+    for s in &input.patch_sets {
+        // ValidatePatchSet's errors are not prefixed with the set's index.
+        if s.name.is_empty() {
+            return Err(required("name", "name is required"));
+        }
+        for (i, p) in s.patches.iter().enumerate() {
+            fn_patch(p, &format!("patches[{i}]"), true)?;
+        }
+    }
+    if input.resources.is_empty() && input.environment_patches.is_empty() {
+        return Err(required(
+            "resources",
+            "resources or environment patches are required",
+        ));
+    }
+    for (i, r) in input.resources.iter().enumerate() {
+        fn_template(r, &format!("resources[{i}]"))?;
+    }
+    for (i, p) in input.environment_patches.iter().enumerate() {
+        match p.kind {
+            PatchType::FromCompositeFieldPath
+            | PatchType::ToCompositeFieldPath
+            | PatchType::CombineFromComposite
+            | PatchType::CombineToComposite
+            | PatchType::FromEnvironmentFieldPath
+            | PatchType::ToEnvironmentFieldPath => {}
+            _ => {
+                return Err(invalid(
+                    &format!("environment.patches[{i}][type]"),
+                    p.kind.as_str(),
+                    "invalid environment patch type",
+                ));
+            }
+        }
+        fn_patch(p, &format!("environment.patches[{i}]"), false)?;
+    }
+    Ok(())
+}
+
+fn fn_template(t: &Template, path: &str) -> Result<(), String> {
+    if !t.named {
+        return Err(required(&format!("{path}.name"), "name is required"));
+    }
+    for (i, p) in t.patches.iter().enumerate() {
+        fn_patch(p, &format!("{path}.patches[{i}]"), false)?;
+    }
+    for (i, d) in t.connection_details.iter().enumerate() {
+        let dp = format!("{path}.connectionDetails[{i}]");
+        if d.kind.is_empty() {
+            return Err(required(
+                &format!("{dp}.type"),
+                "connection detail type is required",
+            ));
+        }
+        let (field, detail) = match d.kind.as_str() {
+            "FromValue" => (
+                d.value.is_none(),
+                ("value", "value connection detail requires a value"),
+            ),
+            "FromConnectionSecretKey" => (
+                d.from_connection_secret_key.is_none(),
+                (
+                    "fromConnectionSecretKey",
+                    "from connection secret key connection detail requires a key",
+                ),
+            ),
+            "FromFieldPath" => (
+                d.from_field_path.is_none(),
+                (
+                    "fromFieldPath",
+                    "from field path connection detail requires a field path",
+                ),
+            ),
+            other => {
+                return Err(invalid(
+                    &format!("{dp}.type"),
+                    other,
+                    "unknown connection detail type",
+                ));
+            }
+        };
+        if d.name.as_deref().unwrap_or("").is_empty() {
+            return Err(required(&format!("{dp}.name"), "name is required"));
+        }
+        if field {
+            return Err(required(&format!("{dp}.{}", detail.0), detail.1));
+        }
+    }
+    for (i, c) in t.readiness_checks.iter().enumerate() {
+        fn_check(c, &format!("{path}.readinessChecks[{i}]"))?;
+    }
+    Ok(())
+}
+
+fn fn_check(c: &Check, path: &str) -> Result<(), String> {
+    match c.kind.as_str() {
+        "None" => return Ok(()),
+        "MatchString" if c.match_string.is_none() => {
+            return Err(required(
+                &format!("{path}.matchString"),
+                "cannot be nil for type MatchString",
+            ));
+        }
+        "MatchInteger" if c.match_integer.is_none() => {
+            return Err(required(
+                &format!("{path}.matchInteger"),
+                "cannot be nil for type MatchInteger",
+            ));
+        }
+        "MatchCondition" => return match_condition(c, path),
+        "MatchString" | "MatchInteger" | "NonEmpty" | "MatchTrue" | "MatchFalse" => {}
+        other => {
+            return Err(invalid(
+                &format!("{path}.type"),
+                other,
+                "unknown readiness check type",
+            ));
+        }
+    }
+    if c.field_path.is_none() {
+        return Err(required(&format!("{path}.fieldPath"), "cannot be empty"));
+    }
+    Ok(())
+}
+
+/// FN `ValidatePatch`; `in_set` marks a patch of a PatchSet (which cannot reference sets).
+fn fn_patch(p: &Patch, path: &str, in_set: bool) -> Result<(), String> {
+    let t = p.kind.as_str();
+    match &p.kind {
+        PatchType::FromCompositeFieldPath
+        | PatchType::ToCompositeFieldPath
+        | PatchType::FromEnvironmentFieldPath
+        | PatchType::ToEnvironmentFieldPath => {
+            if p.from_field_path.as_deref().unwrap_or("").is_empty() {
+                return Err(required(
+                    &format!("{path}.fromFieldPath"),
+                    &format!("fromFieldPath must be set for patch type {t}"),
+                ));
+            }
+        }
+        PatchType::PatchSet => {
+            if in_set {
+                return Err(invalid(
+                    &format!("{path}.type"),
+                    t,
+                    "patch type *v1beta1.PatchSetPatch does not support patch of type PatchSet",
+                ));
+            }
+            if p.patch_set_name.as_deref().unwrap_or("").is_empty() {
+                return Err(required(
+                    &format!("{path}.patchSetName"),
+                    &format!("patchSetName must be set for patch type {t}"),
+                ));
+            }
+        }
+        PatchType::CombineFromComposite
+        | PatchType::CombineToComposite
+        | PatchType::CombineFromEnvironment
+        | PatchType::CombineToEnvironment => {
+            let Some(c) = &p.combine else {
+                return Err(required(
+                    &format!("{path}.combine"),
+                    &format!("combine must be set for patch type {t}"),
+                ));
+            };
+            if p.to_field_path.as_deref().unwrap_or("").is_empty() {
+                return Err(required(
+                    &format!("{path}.toFieldPath"),
+                    &format!("toFieldPath must be set for patch type {t}"),
+                ));
+            }
+            let cp = format!("{path}.combine");
+            match c.strategy.as_str() {
+                "string" if c.string_fmt.is_none() => {
+                    return Err(required(
+                        &format!("{cp}.string"),
+                        "string must be set for combine strategy string",
+                    ));
+                }
+                "string" => {}
+                "" => {
+                    return Err(required(
+                        &format!("{cp}.strategy"),
+                        "a combine strategy must be provided",
+                    ));
+                }
+                other => {
+                    return Err(invalid(
+                        &format!("{cp}.strategy"),
+                        other,
+                        "unknown strategy type",
+                    ));
+                }
+            }
+            if c.variables.is_empty() {
+                return Err(required(
+                    &format!("{cp}.variables"),
+                    "at least one variable must be provided",
+                ));
+            }
+            if let Some(i) = c.variables.iter().position(String::is_empty) {
+                return Err(required(
+                    &format!("{cp}.variables[{i}].fromFieldPath"),
+                    "fromFieldPath must be set for each combine variable",
+                ));
+            }
+            // Combine patches return here: transforms and policy go unchecked.
+            return Ok(());
+        }
+        PatchType::Unknown(_) => {
+            return Err(invalid(&format!("{path}.type"), t, "unknown patch type"));
+        }
+    }
+    transforms(&p.transforms, path)?;
+    if let Some(tp) = &p.policy.to_field_path
+        && !valid_to_field_path(tp)
+    {
+        return Err(invalid(
+            &format!("{path}.policy.toFieldPathPolicy"),
+            tp,
+            "unknown toFieldPathPolicy",
+        ));
+    }
+    if let Some(fp) = &p.policy.from_field_path
+        && fp != "Optional"
+        && fp != "Required"
+    {
+        return Err(invalid(
+            &format!("{path}.policy.fromFieldPathPolicy"),
+            fp,
+            "unknown fromFieldPathPolicy",
+        ));
+    }
+    Ok(())
+}
+
+/// `ValidateTransform` (the checks both engines share).
+fn transform(t: &Value, path: &str) -> Result<(), String> {
+    let kind = t.get("type").and_then(Value::as_str).unwrap_or("");
+    let block = |k: &str| t.get(k).filter(|v| !v.is_null());
+    let Some(cfg) = (match kind {
+        "math" | "map" | "match" | "string" | "convert" => block(kind),
+        other => {
+            return Err(invalid(
+                &format!("{path}.type"),
+                other,
+                "unknown transform type",
+            ));
+        }
+    }) else {
+        return Err(required(
+            &format!("{path}.{kind}"),
+            &format!("given transform type {kind} requires configuration"),
+        ));
+    };
+    let bp = format!("{path}.{kind}");
+    let s = |k: &str| cfg.get(k).and_then(Value::as_str);
+    let has = |k: &str| cfg.get(k).is_some_and(|v| !v.is_null());
+    match kind {
+        "math" => {
+            let (field, what) = match s("type").unwrap_or("") {
+                "" => {
+                    return Err(required(
+                        &format!("{bp}.type"),
+                        "math transform type is required",
+                    ));
+                }
+                "Multiply" => ("multiply", "multiply"),
+                "ClampMin" => ("clampMin", "clamp min"),
+                "ClampMax" => ("clampMax", "clamp max"),
+                other => {
+                    return Err(invalid(
+                        &format!("{bp}.type"),
+                        other,
+                        "unknown math transform type",
+                    ));
+                }
+            };
+            if !has(field) {
+                return Err(required(
+                    &format!("{bp}.{field}"),
+                    &format!("must specify a value if a {what} math transform is specified"),
+                ));
+            }
+        }
+        "map" => {
+            if cfg.as_object().is_none_or(|m| m.is_empty()) {
+                return Err(required(
+                    &format!("{bp}.pairs"),
+                    "at least one pair must be specified if a map transform is specified",
+                ));
+            }
+        }
+        "match" => {
+            let pats = cfg.get("patterns").and_then(Value::as_array).unwrap_or(&[]);
+            if pats.is_empty() {
+                return Err(required(
+                    &format!("{bp}.patterns"),
+                    "at least one pattern must be specified if a match transform is specified",
+                ));
+            }
+            for (i, p) in pats.iter().enumerate() {
+                let pp = format!("{bp}.patterns[{i}]");
+                let has_p = |k: &str| p.get(k).is_some_and(|v| !v.is_null());
+                match p.get("type").and_then(Value::as_str).unwrap_or("") {
+                    "literal" | "" if !has_p("literal") => {
+                        return Err(required(
+                            &format!("{pp}.literal"),
+                            "literal pattern type requires a literal",
+                        ));
+                    }
+                    "regexp" if !has_p("regexp") => {
+                        return Err(required(
+                            &format!("{pp}.regexp"),
+                            "regexp pattern type requires a regexp",
+                        ));
+                    }
+                    "literal" | "" | "regexp" => {}
+                    other => {
+                        return Err(invalid(
+                            &format!("{pp}.type"),
+                            other,
+                            "unknown pattern type",
+                        ));
+                    }
+                }
+            }
+        }
+        "string" => {
+            let (field, detail) = match s("type").unwrap_or("") {
+                "" => {
+                    return Err(required(
+                        &format!("{bp}.type"),
+                        "string transform type is required",
+                    ));
+                }
+                "Format" => ("fmt", "format transform requires a format"),
+                "Convert" => ("convert", "convert transform requires a conversion type"),
+                "TrimPrefix" | "TrimSuffix" => ("trim", "trim transform requires a trim value"),
+                "Regexp" => ("regexp", "regexp transform requires a regexp"),
+                "Join" => ("join", "join transform requires a join"),
+                "Replace" => ("replace", "replace transform requires a replace"),
+                other => {
+                    return Err(invalid(
+                        &format!("{bp}.type"),
+                        other,
+                        "unknown string transform type",
+                    ));
+                }
+            };
+            if !has(field) {
+                return Err(required(&format!("{bp}.{field}"), detail));
+            }
+        }
+        _ => {
+            let format = s("format").unwrap_or("");
+            if !matches!(format, "" | "none" | "quantity" | "json") {
+                return Err(invalid(&format!("{bp}.format"), format, "invalid format"));
+            }
+            let to = s("toType").unwrap_or("");
+            if !matches!(
+                to,
+                "string" | "int" | "int64" | "bool" | "float64" | "object" | "array"
+            ) {
+                return Err(invalid(&format!("{bp}.toType"), to, "invalid type"));
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,53 @@
+//! PatchSets: named patch lists inlined into each resource's patches before anything runs.
+
+use crate::error::{Error, ErrorKind, Result};
+
+use super::{Patch, PatchType};
+
+/// A named, reusable list of patches.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct PatchSet {
+    pub(crate) name: String,
+    pub(crate) patches: Vec<Patch>,
+}
+
+/// Checks that no set nests another (`ComposedTemplates` does this before inlining).
+pub(crate) fn check_sets(sets: &[PatchSet]) -> Result<()> {
+    if sets
+        .iter()
+        .flat_map(|s| &s.patches)
+        .any(|p| p.kind == PatchType::PatchSet)
+    {
+        return Err(Error::new(
+            ErrorKind::InvalidComposition,
+            "a patch in a PatchSet cannot be of type PatchSet",
+        ));
+    }
+    Ok(())
+}
+
+/// Replaces every `PatchSet` patch by the referenced set's patches, in place.
+/// Duplicate set names: the last definition wins, as a Go map built in order does.
+pub(crate) fn inline(sets: &[PatchSet], patches: &[Patch]) -> Result<Vec<Patch>> {
+    let mut out = Vec::with_capacity(patches.len());
+    for p in patches {
+        if p.kind != PatchType::PatchSet {
+            out.push(p.clone());
+            continue;
+        }
+        let Some(name) = p.patch_set_name.as_deref() else {
+            return Err(Error::new(
+                ErrorKind::InvalidComposition,
+                "PatchSetName is required by type PatchSet",
+            ));
+        };
+        let Some(set) = sets.iter().rev().find(|s| s.name == name) else {
+            return Err(Error::new(
+                ErrorKind::InvalidComposition,
+                format!("cannot find PatchSet by name {name}"),
+            ));
+        };
+        out.extend(set.patches.iter().cloned());
+    }
+    Ok(out)
+}
