@@ -17,6 +17,8 @@ pub(crate) enum Outcome {
     Skipped,
     /// Failed; `reason` says what the engine did about it.
     Failed,
+    /// Never ran (an earlier failure ended the resource, or it was not rendered).
+    NotRun,
 }
 
 impl Outcome {
@@ -25,6 +27,7 @@ impl Outcome {
             Self::Applied => "applied",
             Self::Skipped => "skipped",
             Self::Failed => "failed",
+            Self::NotRun => "not-run",
         }
     }
 }
@@ -131,13 +134,15 @@ impl PatchTrace {
         };
         m.insert("patch".into(), Value::Int(to_i64(self.index)));
         m.insert("type".into(), self.kind.as_str().into());
-        m.insert(
-            "direction".into(),
-            format!("{} -> {}", self.from_object, self.to_object).into(),
-        );
+        if self.outcome != Outcome::NotRun {
+            m.insert(
+                "direction".into(),
+                format!("{} -> {}", self.from_object, self.to_object).into(),
+            );
+        }
         let mut policy = Map::new();
         policy.insert("fromFieldPath".into(), self.from_policy.as_str().into());
-        policy.insert("toFieldPath".into(), self.to_policy.as_str().into());
+        policy.insert("write".into(), self.to_policy.as_str().into());
         m.insert("policy".into(), Value::Object(policy));
         let from: Vec<Value> = self.reads.iter().map(read_value).collect();
         m.insert("from".into(), Value::Array(from));

@@ -194,6 +194,11 @@ fn template(st: &mut State<'_>, t: &Template, patches: &[Patch]) -> Result<()> {
                         Some(name),
                     );
                     st.held_back = true;
+                    st.trace_not_run(
+                        Some(name),
+                        patches.iter().enumerate().skip(i + 1),
+                        "not run: the resource was left out of the desired state",
+                    );
                     return Ok(());
                 }
                 if let Some(t) = tr.as_mut() {

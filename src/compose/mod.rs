@@ -87,6 +87,25 @@ impl State<'_> {
         })
     }
 
+    /// Records patches that never ran, with the reason.
+    pub(crate) fn trace_not_run<'p>(
+        &mut self,
+        resource: Option<&str>,
+        patches: impl Iterator<Item = (usize, &'p Patch)>,
+        reason: &str,
+    ) {
+        if self.trace.is_none() {
+            return;
+        }
+        for (i, p) in patches {
+            let mut t = self.start_trace(resource, i, p, "-", "-");
+            if let Some(t) = t.as_mut() {
+                t.finish(crate::trace::Outcome::NotRun, reason);
+            }
+            self.end_trace(t);
+        }
+    }
+
     pub(crate) fn end_trace(&mut self, t: Option<PatchTrace>) {
         if let (Some(list), Some(t)) = (self.trace.as_mut(), t) {
             list.push(t);

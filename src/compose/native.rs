@@ -39,6 +39,15 @@ pub(super) fn run(st: &mut State<'_>, input: &PtInput) -> Result<()> {
             rendered.push((ti, desired));
         } else {
             st.unrendered.push(t.name.clone());
+            let to_xr = patches
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.kind.writes_composite());
+            st.trace_not_run(
+                Some(&t.name),
+                to_xr,
+                "not run: the composed resource was not rendered",
+            );
         }
     }
 
@@ -273,6 +282,14 @@ fn render_template(st: &mut State<'_>, t: &Template, patches: &[Patch]) -> Resul
                         ));
                     st.warn(msg.message().to_owned(), Some(name));
                     rendered = false;
+                    let rest = patches.iter().enumerate().skip(i + 1).filter(|(_, q)| {
+                        if group {
+                            q.kind.reads_composite()
+                        } else {
+                            q.kind.environment()
+                        }
+                    });
+                    st.trace_not_run(Some(name), rest, "not run: an earlier patch failed");
                     break;
                 }
             }
