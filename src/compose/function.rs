@@ -17,7 +17,7 @@ use super::{State, fatal, metadata, validate};
 const SEM: Semantics = Semantics::Function;
 
 /// Runs one function-patch-and-transform input.
-pub(super) fn run(st: &mut State<'_>, input: &PtInput) -> Result<()> {
+pub(super) fn run(st: &mut State<'_>, input: &PtInput<'_>) -> Result<()> {
     validate::function(input)?;
     patchset::check_sets(&input.patch_sets).map_err(|e| e.wrap("cannot resolve PatchSets"))?;
     let mut templates = Vec::with_capacity(input.resources.len());
@@ -36,7 +36,7 @@ pub(super) fn run(st: &mut State<'_>, input: &PtInput) -> Result<()> {
 }
 
 /// Environment patches: observed XR → environment, environment → desired XR.
-fn environment_patch(st: &mut State<'_>, i: usize, p: &Patch) -> Result<()> {
+fn environment_patch(st: &mut State<'_>, i: usize, p: &Patch<'_>) -> Result<()> {
     let Some((from, to)) = environment::direction(&p.kind, SEM) else {
         return Ok(());
     };
@@ -80,10 +80,10 @@ fn environment_patch(st: &mut State<'_>, i: usize, p: &Patch) -> Result<()> {
 }
 
 /// One resource template.
-fn template(st: &mut State<'_>, t: &Template, patches: &[Patch]) -> Result<()> {
+fn template(st: &mut State<'_>, t: &Template<'_>, patches: &[&Patch<'_>]) -> Result<()> {
     let name = t.name.as_str();
     let mut desired = match &t.base {
-        Some(b) => b.clone(),
+        Some(b) => (*b).clone(),
         None => match st.resources.iter().find(|r| r.name == name) {
             Some(r) => r.resource.clone(),
             None => {

@@ -6,6 +6,8 @@
 
 use std::collections::BTreeMap;
 
+use std::borrow::Cow;
+
 use base64::Engine as _;
 
 use crate::connection::{Detail, Details};
@@ -96,7 +98,7 @@ impl Request {
                         .with_field_path("xr")
                 })?,
         };
-        d.object(&xr, "xr")?;
+        d.object(&xr, &"xr")?;
         let composition = root
             .remove("composition")
             .filter(|v| !v.is_null())
@@ -104,7 +106,7 @@ impl Request {
                 Error::new(ErrorKind::InvalidRequest, "composition: required value")
                     .with_field_path("composition")
             })?;
-        d.object(&composition, "composition")?;
+        d.object(&composition, &"composition")?;
         Ok(Request {
             xr,
             composition,
@@ -115,34 +117,35 @@ impl Request {
 }
 
 fn decode_options(d: Dec, v: &Value) -> Result<Options> {
-    let m = d.object(v, "options")?;
-    let semantics = match d.opt_str(m, "semantics", "options")? {
+    let at = At::Root("options");
+    let m = d.object(v, &at)?;
+    let semantics = match d.opt_str(m, "semantics", &at)? {
         None => None,
-        Some(s) => Some(Semantics::parse(&s).ok_or_else(|| {
+        Some(s) => Some(Semantics::parse(s).ok_or_else(|| {
             Error::new(
                 ErrorKind::InvalidRequest,
                 format!(
                     "options.semantics: unsupported value {} (want \"native\" or \"function\")",
-                    crate::fmt::quote(&s)
+                    crate::fmt::quote(s)
                 ),
             )
             .with_field_path("options.semantics")
         })?),
     };
-    let trace = d.opt_bool(m, "trace", "options")?.unwrap_or(false);
-    let connection_secret_keys = match d.opt_array(m, "connectionSecretKeys", "options")? {
+    let trace = d.opt_bool(m, "trace", &at)?.unwrap_or(false);
+    let connection_secret_keys = match d.opt_array(m, "connectionSecretKeys", &at)? {
         None => None,
         Some(a) => Some(
             a.iter()
                 .enumerate()
                 .map(|(i, k)| {
-                    d.string(k, &format!("options.connectionSecretKeys[{i}]"))
+                    d.string(k, &At::Item(&at, "connectionSecretKeys", i))
                         .map(str::to_owned)
                 })
                 .collect::<Result<Vec<_>>>()?,
         ),
     };
-    let now = d.opt_str(m, "now", "options")?;
+    let now = d.opt_str(m, "now", &at)?.map(str::to_owned);
     Ok(Options {
         semantics,
         trace,
@@ -152,42 +155,45 @@ fn decode_options(d: Dec, v: &Value) -> Result<Options> {
 }
 
 fn decode_observed(d: Dec, v: &Value) -> Result<Observed> {
-    let m = d.object(v, "observed")?;
+    let at = At::Root("observed");
+    let m = d.object(v, &at)?;
     if let Some(c) = member(m, "composite") {
-        d.object(c, "observed.composite")?;
+        d.object(c, &At::Key(&at, "composite"))?;
     }
     let environment = match member(m, "environment") {
         Some(e) => {
-            d.object(e, "observed.environment")?;
+            d.object(e, &At::Key(&at, "environment"))?;
             Some(e.clone())
         }
         None => None,
     };
     let mut resources = BTreeMap::new();
-    if let Some(rs) = d.opt_obj(m, "resources", "observed")? {
+    if let Some(rs) = d.opt_obj(m, "resources", &at)? {
+        let rsat = At::Key(&at, "resources");
         for (name, r) in rs {
-            let path = format!("observed.resources.{name}");
-            let rm = d.object(r, &path)?;
+            let rat = At::Key(&rsat, name);
+            let rm = d.object(r, &rat)?;
             let resource = member(rm, "resource").ok_or_else(|| {
                 Error::new(
                     ErrorKind::InvalidRequest,
-                    format!("{path}.resource: required value"),
+                    format!("{rat}.resource: required value"),
                 )
             })?;
-            d.object(resource, &format!("{path}.resource"))?;
+            d.object(resource, &At::Key(&rat, "resource"))?;
             let mut connection_details = Details::new();
-            if let Some(cd) = d.opt_obj(rm, "connectionDetails", &path)? {
+            if let Some(cd) = d.opt_obj(rm, "connectionDetails", &rat)? {
+                let cdat = At::Key(&rat, "connectionDetails");
                 for (k, b64) in cd {
-                    let p = format!("{path}.connectionDetails.{k}");
-                    let s = d.string(b64, &p)?;
+                    let kat = At::Key(&cdat, k);
+                    let s = d.string(b64, &kat)?;
                     let bytes = base64::engine::general_purpose::STANDARD
                         .decode(s)
                         .map_err(|e| {
                             Error::new(
                                 ErrorKind::InvalidRequest,
-                                format!("{p}: invalid base64: {e}"),
+                                format!("{kat}: invalid base64: {e}"),
                             )
-                            .with_field_path(p.as_str())
+                            .with_field_path(kat.to_string())
                         })?;
                     connection_details.push((k.clone(), bytes));
                 }
@@ -212,44 +218,44 @@ fn decode_observed(d: Dec, v: &Value) -> Result<Observed> {
 
 /// What a Composition asks for.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Plan {
+pub(crate) enum Plan<'a> {
     /// Classic `spec.resources` (mode Resources).
-    Resources(PtInput),
+    Resources(PtInput<'a>),
     /// `spec.mode: Pipeline`.
-    Pipeline(Vec<Step>),
+    Pipeline(Vec<Step<'a>>),
 }
 
 /// One pipeline step.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Step {
-    pub(crate) name: String,
-    pub(crate) function: String,
+pub(crate) struct Step<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) function: &'a str,
     /// The decoded function-patch-and-transform input, if the step is one.
-    pub(crate) input: Option<PtInput>,
+    pub(crate) input: Option<PtInput<'a>>,
 }
 
 /// Resource templates, patch sets and environment patches: a classic
 /// Composition's spec, or a function-patch-and-transform `Resources` input.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct PtInput {
+pub(crate) struct PtInput<'a> {
     /// Where this lives, for validation messages (`spec` natively, empty for FN input).
     pub(crate) base_path: String,
-    pub(crate) resources: Vec<Template>,
-    pub(crate) patch_sets: Vec<PatchSet>,
-    pub(crate) environment_patches: Vec<Patch>,
-    pub(crate) default_data: Option<Value>,
-    /// The Composition's `spec.mode` as written, for native validation.
+    pub(crate) resources: Vec<Template<'a>>,
+    pub(crate) patch_sets: Vec<PatchSet<'a>>,
+    pub(crate) environment_patches: Vec<Patch<'a>>,
+    pub(crate) default_data: Option<&'a Value>,
+    /// A classic Composition in Resources mode (validated as such natively).
     pub(crate) mode_resources: bool,
 }
 
 /// One resource template.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Template {
+pub(crate) struct Template<'a> {
     /// The template name, or `resource <i+1>` for anonymous templates.
     pub(crate) name: String,
     pub(crate) named: bool,
-    pub(crate) base: Option<Value>,
-    pub(crate) patches: Vec<Patch>,
+    pub(crate) base: Option<&'a Value>,
+    pub(crate) patches: Vec<Patch<'a>>,
     pub(crate) readiness_checks: Vec<Check>,
     pub(crate) connection_details: Vec<Detail>,
 }
@@ -257,41 +263,57 @@ pub(crate) struct Template {
 /// The P&T input `apiVersion`/`kind` that marks a function-patch-and-transform step.
 pub(crate) const PT_API_VERSION: &str = "pt.fn.crossplane.io/v1beta1";
 
+/// A field path in the request, built only when an error needs it.
+#[derive(Clone, Copy)]
+pub(crate) enum At<'p> {
+    Root(&'p str),
+    Key(&'p At<'p>, &'p str),
+    Item(&'p At<'p>, &'p str, usize),
+}
+
+impl std::fmt::Display for At<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            At::Root(s) => f.write_str(s),
+            At::Key(p, k) => write!(f, "{p}.{k}"),
+            At::Item(p, k, i) => write!(f, "{p}.{k}[{i}]"),
+        }
+    }
+}
+
 /// Decodes a Composition.
-pub(crate) fn decode_composition(comp: &Value, sem: Semantics) -> Result<Plan> {
+pub(crate) fn decode_composition(comp: &Value, sem: Semantics) -> Result<Plan<'_>> {
     let d = Dec(ErrorKind::InvalidComposition);
-    let root = d.object(comp, "composition")?;
-    let spec = d.opt_obj(root, "spec", "composition")?;
-    let empty = Map::new();
-    let spec = spec.unwrap_or(&empty);
-    let mode = d.opt_str(spec, "mode", "composition.spec")?;
-    if mode.as_deref() == Some("Pipeline") {
-        let steps = d
-            .opt_array(spec, "pipeline", "composition.spec")?
-            .unwrap_or(&[]);
-        limit(steps.len(), "composition.spec.pipeline")?;
+    let root_at = At::Root("composition");
+    let root = d.object(comp, &root_at)?;
+    let empty: &'static Map = empty_map();
+    let spec = d.opt_obj(root, "spec", &root_at)?.unwrap_or(empty);
+    let spec_at = At::Key(&root_at, "spec");
+    let mode = d.opt_str(spec, "mode", &spec_at)?;
+    if mode == Some("Pipeline") {
+        let steps = d.opt_array(spec, "pipeline", &spec_at)?.unwrap_or(&[]);
+        limit(steps.len(), &At::Key(&spec_at, "pipeline"))?;
         let mut out = Vec::with_capacity(steps.len());
         for (i, s) in steps.iter().enumerate() {
-            let path = format!("composition.spec.pipeline[{i}]");
-            let sm = d.object(s, &path)?;
-            let name = d.opt_str(sm, "step", &path)?.unwrap_or_default();
-            let function = match d.opt_obj(sm, "functionRef", &path)? {
+            let at = At::Item(&spec_at, "pipeline", i);
+            let sm = d.object(s, &at)?;
+            let name = d.opt_str(sm, "step", &at)?.unwrap_or("");
+            let function = match d.opt_obj(sm, "functionRef", &at)? {
                 Some(f) => d
-                    .opt_str(f, "name", &format!("{path}.functionRef"))?
-                    .unwrap_or_default(),
-                None => String::new(),
+                    .opt_str(f, "name", &At::Key(&at, "functionRef"))?
+                    .unwrap_or(""),
+                None => "",
             };
-            let input = match d.opt_obj(sm, "input", &path)? {
+            let input = match d.opt_obj(sm, "input", &at)? {
                 Some(inp)
                     if inp.get("apiVersion").and_then(Value::as_str) == Some(PT_API_VERSION)
                         && inp.get("kind").and_then(Value::as_str) == Some("Resources") =>
                 {
-                    let ipath = format!("{path}.input");
                     let base = match sem {
                         Semantics::Native => format!("spec.pipeline[{i}].input"),
                         Semantics::Function => String::new(),
                     };
-                    Some(decode_pt(d, inp, &ipath, base, sem, false)?)
+                    Some(decode_pt(d, inp, &At::Key(&at, "input"), base, sem, false)?)
                 }
                 _ => None,
             };
@@ -303,7 +325,7 @@ pub(crate) fn decode_composition(comp: &Value, sem: Semantics) -> Result<Plan> {
         }
         return Ok(Plan::Pipeline(out));
     }
-    if let Some(m) = &mode
+    if let Some(m) = mode
         && m != "Resources"
     {
         return Err(Error::new(
@@ -318,45 +340,56 @@ pub(crate) fn decode_composition(comp: &Value, sem: Semantics) -> Result<Plan> {
         Semantics::Native => "spec".to_owned(),
         Semantics::Function => String::new(),
     };
-    let mut input = decode_pt(d, spec, "composition.spec", base, sem, true)?;
+    let mut input = decode_pt(d, spec, &spec_at, base, sem, true)?;
     input.mode_resources = true;
     Ok(Plan::Resources(input))
 }
 
-fn decode_pt(
+fn empty_map() -> &'static Map {
+    static EMPTY: Map = Map::new();
+    &EMPTY
+}
+
+fn decode_pt<'a>(
     d: Dec,
-    m: &Map,
-    path: &str,
+    m: &'a Map,
+    at: &At<'_>,
     base_path: String,
     sem: Semantics,
     classic: bool,
-) -> Result<PtInput> {
+) -> Result<PtInput<'a>> {
     let mut patch_sets = Vec::new();
-    if let Some(sets) = d.opt_array(m, "patchSets", path)? {
-        limit(sets.len(), path)?;
+    if let Some(sets) = d.opt_array(m, "patchSets", at)? {
+        limit(sets.len(), at)?;
         for (i, s) in sets.iter().enumerate() {
-            let sp = format!("{path}.patchSets[{i}]");
-            let sm = d.object(s, &sp)?;
-            let name = d.opt_str(sm, "name", &sp)?.unwrap_or_default();
-            let patches = decode_patches(d, sm, &sp, sem)?;
+            let sat = At::Item(at, "patchSets", i);
+            let sm = d.object(s, &sat)?;
+            let name = d.opt_str(sm, "name", &sat)?.unwrap_or("");
+            let patches = decode_patches(d, sm, &sat, sem)?;
             patch_sets.push(PatchSet { name, patches });
         }
     }
     let mut resources = Vec::new();
-    if let Some(rs) = d.opt_array(m, "resources", path)? {
-        limit(rs.len(), path)?;
+    if let Some(rs) = d.opt_array(m, "resources", at)? {
+        limit(rs.len(), at)?;
         for (i, r) in rs.iter().enumerate() {
-            let rp = format!("{path}.resources[{i}]");
-            resources.push(decode_template(d, r, &rp, i, sem)?);
+            resources.push(decode_template(
+                d,
+                r,
+                &At::Item(at, "resources", i),
+                i,
+                sem,
+            )?);
         }
     }
     let mut environment_patches = Vec::new();
     let mut default_data = None;
-    if let Some(env) = d.opt_obj(m, "environment", path)? {
-        let ep = format!("{path}.environment");
-        environment_patches = decode_patches(d, env, &ep, sem)?;
-        if classic && let Some(dd) = d.opt_obj(env, "defaultData", &ep)? {
-            default_data = Some(Value::Object(dd.clone()));
+    if let Some(env) = d.opt_obj(m, "environment", at)? {
+        let eat = At::Key(at, "environment");
+        environment_patches = decode_patches(d, env, &eat, sem)?;
+        if classic && let Some(dd) = member(env, "defaultData") {
+            d.object(dd, &At::Key(&eat, "defaultData"))?;
+            default_data = Some(dd);
         }
     }
     Ok(PtInput {
@@ -369,43 +402,51 @@ fn decode_pt(
     })
 }
 
-fn decode_template(
+fn decode_template<'a>(
     d: Dec,
-    v: &Value,
-    path: &str,
+    v: &'a Value,
+    at: &At<'_>,
     index: usize,
     sem: Semantics,
-) -> Result<Template> {
-    let m = d.object(v, path)?;
-    let name = d.opt_str(m, "name", path)?;
+) -> Result<Template<'a>> {
+    let m = d.object(v, at)?;
+    let name = d.opt_str(m, "name", at)?;
     let base = match member(m, "base") {
         None => None,
         Some(b) => {
-            d.object(b, &format!("{path}.base"))?;
-            Some(b.clone())
+            d.object(b, &At::Key(at, "base"))?;
+            Some(b)
         }
     };
-    let patches = decode_patches(d, m, path, sem)?;
+    let patches = decode_patches(d, m, at, sem)?;
     let mut readiness_checks = Vec::new();
-    if let Some(rcs) = d.opt_array(m, "readinessChecks", path)? {
-        limit(rcs.len(), path)?;
+    if let Some(rcs) = d.opt_array(m, "readinessChecks", at)? {
+        limit(rcs.len(), at)?;
         for (i, rc) in rcs.iter().enumerate() {
-            let p = format!("{path}.readinessChecks[{i}]");
-            readiness_checks.push(decode_check(d, rc, &p, sem)?);
+            readiness_checks.push(decode_check(
+                d,
+                rc,
+                &At::Item(at, "readinessChecks", i),
+                sem,
+            )?);
         }
     }
     let mut connection_details = Vec::new();
-    if let Some(cds) = d.opt_array(m, "connectionDetails", path)? {
-        limit(cds.len(), path)?;
+    if let Some(cds) = d.opt_array(m, "connectionDetails", at)? {
+        limit(cds.len(), at)?;
         for (i, cd) in cds.iter().enumerate() {
-            let p = format!("{path}.connectionDetails[{i}]");
-            connection_details.push(decode_detail(d, cd, &p, sem)?);
+            connection_details.push(decode_detail(
+                d,
+                cd,
+                &At::Item(at, "connectionDetails", i),
+                sem,
+            )?);
         }
     }
-    let named = name.as_deref().is_some_and(|n| !n.is_empty());
+    let named = name.is_some_and(|n| !n.is_empty());
     Ok(Template {
         name: match name {
-            Some(n) if !n.is_empty() => n,
+            Some(n) if !n.is_empty() => n.to_owned(),
             _ => format!("resource {}", index + 1),
         },
         named,
@@ -416,43 +457,40 @@ fn decode_template(
     })
 }
 
-fn decode_patches(d: Dec, m: &Map, path: &str, sem: Semantics) -> Result<Vec<Patch>> {
-    let Some(ps) = d.opt_array(m, "patches", path)? else {
+fn decode_patches<'a>(d: Dec, m: &'a Map, at: &At<'_>, sem: Semantics) -> Result<Vec<Patch<'a>>> {
+    let Some(ps) = d.opt_array(m, "patches", at)? else {
         return Ok(Vec::new());
     };
-    limit(ps.len(), path)?;
+    limit(ps.len(), at)?;
     ps.iter()
         .enumerate()
-        .map(|(i, p)| decode_patch(d, p, &format!("{path}.patches[{i}]"), sem))
+        .map(|(i, p)| decode_patch(d, p, &At::Item(at, "patches", i), sem))
         .collect()
 }
 
-fn decode_patch(d: Dec, v: &Value, path: &str, sem: Semantics) -> Result<Patch> {
-    let m = d.object(v, path)?;
-    let kind = PatchType::parse(&d.opt_str(m, "type", path)?.unwrap_or_default());
-    let from_field_path = d.opt_str(m, "fromFieldPath", path)?;
-    let to_field_path = d.opt_str(m, "toFieldPath", path)?;
-    let patch_set_name = d.opt_str(m, "patchSetName", path)?;
-    let combine = match d.opt_obj(m, "combine", path)? {
+fn decode_patch<'a>(d: Dec, v: &'a Value, at: &At<'_>, sem: Semantics) -> Result<Patch<'a>> {
+    let m = d.object(v, at)?;
+    let kind = PatchType::parse(d.opt_str(m, "type", at)?.unwrap_or(""));
+    let from_field_path = d.opt_str(m, "fromFieldPath", at)?;
+    let to_field_path = d.opt_str(m, "toFieldPath", at)?;
+    let patch_set_name = d.opt_str(m, "patchSetName", at)?;
+    let combine = match d.opt_obj(m, "combine", at)? {
         None => None,
         Some(c) => {
-            let cp = format!("{path}.combine");
+            let cat = At::Key(at, "combine");
             let mut variables = Vec::new();
-            if let Some(vars) = d.opt_array(c, "variables", &cp)? {
-                limit(vars.len(), &cp)?;
+            if let Some(vars) = d.opt_array(c, "variables", &cat)? {
+                limit(vars.len(), &cat)?;
                 for (i, var) in vars.iter().enumerate() {
-                    let vp = format!("{cp}.variables[{i}]");
-                    let vm = d.object(var, &vp)?;
-                    variables.push(d.opt_str(vm, "fromFieldPath", &vp)?.unwrap_or_default());
+                    let vat = At::Item(&cat, "variables", i);
+                    let vm = d.object(var, &vat)?;
+                    variables.push(d.opt_str(vm, "fromFieldPath", &vat)?.unwrap_or(""));
                 }
             }
-            let strategy = d.opt_str(c, "strategy", &cp)?.unwrap_or_default();
-            let string_fmt = match d.opt_obj(c, "string", &cp)? {
+            let strategy = d.opt_str(c, "strategy", &cat)?.unwrap_or("");
+            let string_fmt = match d.opt_obj(c, "string", &cat)? {
                 None => None,
-                Some(s) => Some(
-                    d.opt_str(s, "fmt", &format!("{cp}.string"))?
-                        .unwrap_or_default(),
-                ),
+                Some(s) => Some(d.opt_str(s, "fmt", &At::Key(&cat, "string"))?.unwrap_or("")),
             };
             Some(Combine {
                 variables,
@@ -461,37 +499,40 @@ fn decode_patch(d: Dec, v: &Value, path: &str, sem: Semantics) -> Result<Patch> 
             })
         }
     };
-    let mut transforms = Vec::new();
-    if let Some(ts) = d.opt_array(m, "transforms", path)? {
-        limit(ts.len(), path)?;
-        for (i, t) in ts.iter().enumerate() {
-            let tp = format!("{path}.transforms[{i}]");
-            d.object(t, &tp)?;
-            let mut t = t.clone();
-            if sem == Semantics::Native {
-                transform_defaults(&mut t);
+    let transforms: Cow<'a, [Value]> = match d.opt_array(m, "transforms", at)? {
+        None => Cow::Borrowed(&[]),
+        Some(ts) => {
+            limit(ts.len(), at)?;
+            for (i, t) in ts.iter().enumerate() {
+                d.object(t, &At::Item(at, "transforms", i))?;
             }
-            transforms.push(t);
+            if sem == Semantics::Native && ts.iter().any(needs_defaults) {
+                let mut owned = ts.to_vec();
+                owned.iter_mut().for_each(transform_defaults);
+                Cow::Owned(owned)
+            } else {
+                Cow::Borrowed(ts)
+            }
         }
-    }
-    let policy = match d.opt_obj(m, "policy", path)? {
+    };
+    let policy = match d.opt_obj(m, "policy", at)? {
         None => Policy::default(),
         Some(p) => {
-            let pp = format!("{path}.policy");
-            let merge_options = match d.opt_obj(p, "mergeOptions", &pp)? {
+            let pat = At::Key(at, "policy");
+            let merge_options = match d.opt_obj(p, "mergeOptions", &pat)? {
                 None => None,
                 Some(mo) => {
-                    let mp = format!("{pp}.mergeOptions");
+                    let mat = At::Key(&pat, "mergeOptions");
                     Some(MergeOptions {
-                        keep_map_values: d.opt_bool(mo, "keepMapValues", &mp)?.unwrap_or(false),
-                        append_slice: d.opt_bool(mo, "appendSlice", &mp)?.unwrap_or(false),
+                        keep_map_values: d.opt_bool(mo, "keepMapValues", &mat)?.unwrap_or(false),
+                        append_slice: d.opt_bool(mo, "appendSlice", &mat)?.unwrap_or(false),
                     })
                 }
             };
             Policy {
-                from_field_path: d.opt_str(p, "fromFieldPath", &pp)?,
+                from_field_path: d.opt_str(p, "fromFieldPath", &pat)?,
                 merge_options,
-                to_field_path: d.opt_str(p, "toFieldPath", &pp)?,
+                to_field_path: d.opt_str(p, "toFieldPath", &pat)?,
             }
         }
     };
@@ -504,6 +545,23 @@ fn decode_patch(d: Dec, v: &Value, path: &str, sem: Semantics) -> Result<Patch> 
         transforms,
         policy,
     })
+}
+
+/// Whether a transform lacks a type the Composition CRD would default.
+fn needs_defaults(t: &Value) -> bool {
+    let unset = |block: Option<&Value>| {
+        block.is_some_and(|b| b.as_object().is_some() && b.get("type").is_none_or(Value::is_null))
+    };
+    match t.get("type").and_then(Value::as_str) {
+        Some("string") => unset(t.get("string")),
+        Some("math") => unset(t.get("math")),
+        Some("match") => t
+            .get("match")
+            .and_then(|m| m.get("patterns"))
+            .and_then(Value::as_array)
+            .is_some_and(|ps| ps.iter().any(|p| unset(Some(p)))),
+        _ => false,
+    }
 }
 
 /// The Composition CRD's transform defaults (`string.type: Format`,
@@ -547,19 +605,20 @@ fn transform_defaults(t: &mut Value) {
     }
 }
 
-fn decode_check(d: Dec, v: &Value, path: &str, sem: Semantics) -> Result<Check> {
-    let m = d.object(v, path)?;
-    let kind = d.opt_str(m, "type", path)?.unwrap_or_default();
-    let mut field_path = d.opt_str(m, "fieldPath", path)?;
-    let mut match_string = d.opt_str(m, "matchString", path)?;
-    let mut match_integer = d.opt_i64(m, "matchInteger", path)?;
-    let mut match_condition = match d.opt_obj(m, "matchCondition", path)? {
+fn decode_check(d: Dec, v: &Value, at: &At<'_>, sem: Semantics) -> Result<Check> {
+    let m = d.object(v, at)?;
+    let own = |s: Option<&str>| s.map(str::to_owned);
+    let kind = d.opt_str(m, "type", at)?.unwrap_or("").to_owned();
+    let mut field_path = own(d.opt_str(m, "fieldPath", at)?);
+    let mut match_string = own(d.opt_str(m, "matchString", at)?);
+    let mut match_integer = d.opt_i64(m, "matchInteger", at)?;
+    let mut match_condition = match d.opt_obj(m, "matchCondition", at)? {
         None => None,
         Some(c) => {
-            let cp = format!("{path}.matchCondition");
+            let cat = At::Key(at, "matchCondition");
             Some((
-                d.opt_str(c, "type", &cp)?.unwrap_or_default(),
-                d.opt_str(c, "status", &cp)?.unwrap_or_default(),
+                d.opt_str(c, "type", &cat)?.unwrap_or("").to_owned(),
+                d.opt_str(c, "status", &cat)?.unwrap_or("").to_owned(),
             ))
         }
     };
@@ -585,14 +644,15 @@ fn decode_check(d: Dec, v: &Value, path: &str, sem: Semantics) -> Result<Check> 
     })
 }
 
-fn decode_detail(d: Dec, v: &Value, path: &str, sem: Semantics) -> Result<Detail> {
-    let m = d.object(v, path)?;
+fn decode_detail(d: Dec, v: &Value, at: &At<'_>, sem: Semantics) -> Result<Detail> {
+    let m = d.object(v, at)?;
+    let own = |s: Option<&str>| s.map(str::to_owned);
     let mut out = Detail {
-        kind: d.opt_str(m, "type", path)?.unwrap_or_default(),
-        name: d.opt_str(m, "name", path)?,
-        from_connection_secret_key: d.opt_str(m, "fromConnectionSecretKey", path)?,
-        from_field_path: d.opt_str(m, "fromFieldPath", path)?,
-        value: d.opt_str(m, "value", path)?,
+        kind: d.opt_str(m, "type", at)?.unwrap_or("").to_owned(),
+        name: own(d.opt_str(m, "name", at)?),
+        from_connection_secret_key: own(d.opt_str(m, "fromConnectionSecretKey", at)?),
+        from_field_path: own(d.opt_str(m, "fromFieldPath", at)?),
+        value: own(d.opt_str(m, "value", at)?),
     };
     if sem == Semantics::Native {
         // v1.11+ type inference for entries without `type`.
@@ -618,11 +678,11 @@ fn decode_detail(d: Dec, v: &Value, path: &str, sem: Semantics) -> Result<Detail
     Ok(out)
 }
 
-fn limit(n: usize, path: &str) -> Result<()> {
+fn limit(n: usize, at: &At<'_>) -> Result<()> {
     if n > MAX_ITEMS {
         return Err(Error::new(
             ErrorKind::Limit,
-            format!("{path}: more than {MAX_ITEMS} entries"),
+            format!("{at}: more than {MAX_ITEMS} entries"),
         ));
     }
     Ok(())
@@ -640,16 +700,9 @@ pub(crate) fn member<'a>(m: &'a Map, key: &str) -> Option<&'a Value> {
 #[derive(Clone, Copy)]
 pub(crate) struct Dec(pub(crate) ErrorKind);
 
-fn join(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_owned()
-    } else {
-        format!("{path}.{key}")
-    }
-}
-
 impl Dec {
-    fn mismatch(self, path: &str, want: &str, got: &Value) -> Error {
+    fn mismatch(self, at: &dyn std::fmt::Display, want: &str, got: &Value) -> Error {
+        let path = at.to_string();
         Error::new(
             self.0,
             format!("{path}: expected {want}, got {}", got.go_type()),
@@ -657,53 +710,56 @@ impl Dec {
         .with_field_path(path)
     }
 
-    pub(crate) fn object<'a>(self, v: &'a Value, path: &str) -> Result<&'a Map> {
-        v.as_object()
-            .ok_or_else(|| self.mismatch(path, "object", v))
+    pub(crate) fn object<'v>(self, v: &'v Value, at: &dyn std::fmt::Display) -> Result<&'v Map> {
+        v.as_object().ok_or_else(|| self.mismatch(at, "object", v))
     }
 
-    pub(crate) fn string<'a>(self, v: &'a Value, path: &str) -> Result<&'a str> {
-        v.as_str().ok_or_else(|| self.mismatch(path, "string", v))
+    pub(crate) fn string<'v>(self, v: &'v Value, at: &dyn std::fmt::Display) -> Result<&'v str> {
+        v.as_str().ok_or_else(|| self.mismatch(at, "string", v))
     }
 
-    pub(crate) fn opt_str(self, m: &Map, key: &str, path: &str) -> Result<Option<String>> {
-        member(m, key)
-            .map(|v| self.string(v, &join(path, key)).map(str::to_owned))
-            .transpose()
+    pub(crate) fn opt_str<'v>(self, m: &'v Map, key: &str, at: &At<'_>) -> Result<Option<&'v str>> {
+        match member(m, key) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s)),
+            Some(v) => Err(self.mismatch(&At::Key(at, key), "string", v)),
+        }
     }
 
-    pub(crate) fn opt_bool(self, m: &Map, key: &str, path: &str) -> Result<Option<bool>> {
+    pub(crate) fn opt_bool(self, m: &Map, key: &str, at: &At<'_>) -> Result<Option<bool>> {
         match member(m, key) {
             None => Ok(None),
             Some(Value::Bool(b)) => Ok(Some(*b)),
-            Some(v) => Err(self.mismatch(&join(path, key), "bool", v)),
+            Some(v) => Err(self.mismatch(&At::Key(at, key), "bool", v)),
         }
     }
 
-    pub(crate) fn opt_i64(self, m: &Map, key: &str, path: &str) -> Result<Option<i64>> {
+    pub(crate) fn opt_i64(self, m: &Map, key: &str, at: &At<'_>) -> Result<Option<i64>> {
         match member(m, key) {
             None => Ok(None),
             Some(Value::Int(i)) => Ok(Some(*i)),
-            Some(v) => Err(self.mismatch(&join(path, key), "int64", v)),
+            Some(v) => Err(self.mismatch(&At::Key(at, key), "int64", v)),
         }
     }
 
-    pub(crate) fn opt_obj<'a>(self, m: &'a Map, key: &str, path: &str) -> Result<Option<&'a Map>> {
-        member(m, key)
-            .map(|v| self.object(v, &join(path, key)))
-            .transpose()
+    pub(crate) fn opt_obj<'v>(self, m: &'v Map, key: &str, at: &At<'_>) -> Result<Option<&'v Map>> {
+        match member(m, key) {
+            None => Ok(None),
+            Some(Value::Object(o)) => Ok(Some(o)),
+            Some(v) => Err(self.mismatch(&At::Key(at, key), "object", v)),
+        }
     }
 
-    pub(crate) fn opt_array<'a>(
+    pub(crate) fn opt_array<'v>(
         self,
-        m: &'a Map,
+        m: &'v Map,
         key: &str,
-        path: &str,
-    ) -> Result<Option<&'a [Value]>> {
+        at: &At<'_>,
+    ) -> Result<Option<&'v [Value]>> {
         match member(m, key) {
             None => Ok(None),
             Some(Value::Array(a)) => Ok(Some(a)),
-            Some(v) => Err(self.mismatch(&join(path, key), "array", v)),
+            Some(v) => Err(self.mismatch(&At::Key(at, key), "array", v)),
         }
     }
 }

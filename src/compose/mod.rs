@@ -65,7 +65,7 @@ impl State<'_> {
         &self,
         resource: Option<&str>,
         index: usize,
-        p: &Patch,
+        p: &Patch<'_>,
         from: &'static str,
         to: &'static str,
     ) -> Option<PatchTrace> {
@@ -77,21 +77,17 @@ impl State<'_> {
             kind: p.kind.as_str().to_owned(),
             from_object: from,
             to_object: to,
-            from_policy: p
-                .policy
-                .from_field_path
-                .clone()
-                .unwrap_or_else(|| "Optional".to_owned()),
+            from_policy: p.policy.from_field_path.unwrap_or("Optional").to_owned(),
             to_policy: p.policy.describe(self.sem),
             ..PatchTrace::default()
         })
     }
 
     /// Records patches that never ran, with the reason.
-    pub(crate) fn trace_not_run<'p>(
+    pub(crate) fn trace_not_run<'p, 'a: 'p>(
         &mut self,
         resource: Option<&str>,
-        patches: impl Iterator<Item = (usize, &'p Patch)>,
+        patches: impl Iterator<Item = (usize, &'p &'p Patch<'a>)>,
         reason: &str,
     ) {
         if self.trace.is_none() {
@@ -156,10 +152,17 @@ pub fn render(request: &Request) -> Result<Output> {
 
     let plan = input::decode_composition(&request.composition, sem)?;
 
-    let mut state_xr = xr.clone();
     let mut observed = BTreeMap::new();
+    // Native renders change the XR in place; function renders keep the input XR for the output.
+    let (state_xr, input_xr) = match sem {
+        Semantics::Native => (xr, None),
+        Semantics::Function => {
+            let mut floated = xr.clone();
+            floated.floats_everywhere();
+            (floated, Some(xr))
+        }
+    };
     if sem == Semantics::Function {
-        state_xr.floats_everywhere();
         for (name, o) in &request.observed.resources {
             let mut r = o.resource.clone();
             r.floats_everywhere();
@@ -167,15 +170,15 @@ pub fn render(request: &Request) -> Result<Output> {
         }
     }
     let default_data = match &plan {
-        Plan::Resources(i) => i.default_data.as_ref(),
+        Plan::Resources(i) => i.default_data,
         Plan::Pipeline(_) => None,
     };
     let env = environment::initial(default_data, request.observed.environment.as_ref());
     let mut st = State {
         sem,
         request,
+        desired_xr: desired_xr_seed(&state_xr),
         xr: state_xr,
-        desired_xr: desired_xr_seed(&xr),
         env,
         observed,
         resources: Vec::new(),
@@ -191,7 +194,7 @@ pub fn render(request: &Request) -> Result<Output> {
         Plan::Resources(input) => run_input(&mut st, input)?,
         Plan::Pipeline(steps) => pipeline::run(&mut st, steps)?,
     }
-    finish(st, xr)
+    finish(st, input_xr)
 }
 
 /// Runs one set of templates with the selected engine.
@@ -231,11 +234,11 @@ fn paused(xr: Value, trace: bool) -> Output {
 }
 
 /// Composite readiness, connection-detail filtering and the Output.
-fn finish(mut st: State<'_>, xr: Value) -> Result<Output> {
+fn finish(mut st: State<'_>, input_xr: Option<Value>) -> Result<Output> {
     let sem = st.sem;
-    let mut composite = match sem {
-        Semantics::Native => std::mem::take(&mut st.xr),
-        Semantics::Function => {
+    let mut composite = match input_xr {
+        None => std::mem::take(&mut st.xr),
+        Some(xr) => {
             // Crossplane applies only the desired XR's status.
             let mut c = xr;
             if let Some(status) = st.desired_xr.get("status") {

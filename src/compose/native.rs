@@ -17,7 +17,7 @@ use super::{State, applied, fatal, metadata, validate};
 const SEM: Semantics = Semantics::Native;
 
 /// Renders `input`'s templates natively.
-pub(super) fn run(st: &mut State<'_>, input: &PtInput) -> Result<()> {
+pub(super) fn run(st: &mut State<'_>, input: &PtInput<'_>) -> Result<()> {
     validate::native(input)?;
     patchset::check_sets(&input.patch_sets)
         .map_err(|e| e.wrap("cannot inline Composition patch sets"))?;
@@ -132,7 +132,7 @@ pub(super) fn run(st: &mut State<'_>, input: &PtInput) -> Result<()> {
 }
 
 /// `spec.environment.patches[i]`: XR → environment or environment → XR, fatal on error.
-fn environment_patch(st: &mut State<'_>, i: usize, p: &Patch) -> Result<()> {
+fn environment_patch(st: &mut State<'_>, i: usize, p: &Patch<'_>) -> Result<()> {
     let Some((from, to)) = environment::direction(&p.kind, SEM) else {
         return Ok(());
     };
@@ -179,10 +179,14 @@ fn side_name(s: Side) -> &'static str {
 }
 
 /// Renders one template; `None` when it could not be rendered (a Warning says why).
-fn render_template(st: &mut State<'_>, t: &Template, patches: &[Patch]) -> Result<Option<Value>> {
+fn render_template(
+    st: &mut State<'_>,
+    t: &Template<'_>,
+    patches: &[&Patch<'_>],
+) -> Result<Option<Value>> {
     let name = t.name.as_str();
     let observed = st.request.observed.resources.get(name).map(|o| &o.resource);
-    let Some(base) = &t.base else {
+    let Some(base) = t.base else {
         return Err(Error::new(
             crate::error::ErrorKind::InvalidComposition,
             format!(

@@ -10,17 +10,17 @@ use super::input::Step;
 use super::{State, run_input};
 
 /// Runs every step.
-pub(super) fn run(st: &mut State<'_>, steps: &[Step]) -> Result<()> {
+pub(super) fn run(st: &mut State<'_>, steps: &[Step<'_>]) -> Result<()> {
     validate(steps)?;
     for s in steps {
         match &s.input {
             Some(input) => {
-                st.step = Some(s.name.clone());
+                st.step = Some(s.name.to_owned());
                 run_input(st, input).map_err(|e| {
                     if st.sem == crate::semantics::Semantics::Function {
                         e.wrap(format!(
                             "pipeline step {} returned a fatal result",
-                            quote(&s.name)
+                            quote(s.name)
                         ))
                     } else {
                         e
@@ -30,8 +30,8 @@ pub(super) fn run(st: &mut State<'_>, steps: &[Step]) -> Result<()> {
             None => {
                 let msg = format!(
                     "pipeline step {} (function {}) was not run: only function-patch-and-transform steps (pt.fn.crossplane.io/v1beta1 Resources) can be rendered, so this step's changes are missing",
-                    quote(&s.name),
-                    quote(&s.function)
+                    quote(s.name),
+                    quote(s.function)
                 );
                 st.warn(msg, None);
             }
@@ -42,7 +42,7 @@ pub(super) fn run(st: &mut State<'_>, steps: &[Step]) -> Result<()> {
 }
 
 /// The Composition's own pipeline validation (`validateMode`, `validatePipeline`).
-fn validate(steps: &[Step]) -> Result<()> {
+fn validate(steps: &[Step<'_>]) -> Result<()> {
     let mut errs = Vec::new();
     if steps.is_empty() {
         errs.push(
@@ -52,10 +52,10 @@ fn validate(steps: &[Step]) -> Result<()> {
     }
     let mut seen = BTreeSet::new();
     for (i, s) in steps.iter().enumerate() {
-        if !seen.insert(s.name.as_str()) {
+        if !seen.insert(s.name) {
             errs.push(format!(
                 "spec.pipeline[{i}].step: Duplicate value: {}",
-                quote(&s.name)
+                quote(s.name)
             ));
         }
     }

@@ -386,7 +386,7 @@ fn fn_patch(p: &Patch, path: &str, in_set: bool) -> Result<(), String> {
         | PatchType::ToCompositeFieldPath
         | PatchType::FromEnvironmentFieldPath
         | PatchType::ToEnvironmentFieldPath => {
-            if p.from_field_path.as_deref().unwrap_or("").is_empty() {
+            if p.from_field_path.unwrap_or("").is_empty() {
                 return Err(required(
                     &format!("{path}.fromFieldPath"),
                     &format!("fromFieldPath must be set for patch type {t}"),
@@ -401,7 +401,7 @@ fn fn_patch(p: &Patch, path: &str, in_set: bool) -> Result<(), String> {
                     "patch type *v1beta1.PatchSetPatch does not support patch of type PatchSet",
                 ));
             }
-            if p.patch_set_name.as_deref().unwrap_or("").is_empty() {
+            if p.patch_set_name.unwrap_or("").is_empty() {
                 return Err(required(
                     &format!("{path}.patchSetName"),
                     &format!("patchSetName must be set for patch type {t}"),
@@ -418,14 +418,14 @@ fn fn_patch(p: &Patch, path: &str, in_set: bool) -> Result<(), String> {
                     &format!("combine must be set for patch type {t}"),
                 ));
             };
-            if p.to_field_path.as_deref().unwrap_or("").is_empty() {
+            if p.to_field_path.unwrap_or("").is_empty() {
                 return Err(required(
                     &format!("{path}.toFieldPath"),
                     &format!("toFieldPath must be set for patch type {t}"),
                 ));
             }
             let cp = format!("{path}.combine");
-            match c.strategy.as_str() {
+            match c.strategy {
                 "string" if c.string_fmt.is_none() => {
                     return Err(required(
                         &format!("{cp}.string"),
@@ -453,7 +453,7 @@ fn fn_patch(p: &Patch, path: &str, in_set: bool) -> Result<(), String> {
                     "at least one variable must be provided",
                 ));
             }
-            if let Some(i) = c.variables.iter().position(String::is_empty) {
+            if let Some(i) = c.variables.iter().position(|v| v.is_empty()) {
                 return Err(required(
                     &format!("{cp}.variables[{i}].fromFieldPath"),
                     "fromFieldPath must be set for each combine variable",
@@ -477,8 +477,8 @@ fn fn_patch(p: &Patch, path: &str, in_set: bool) -> Result<(), String> {
         ));
     }
     if let Some(fp) = &p.policy.from_field_path
-        && fp != "Optional"
-        && fp != "Required"
+        && *fp != "Optional"
+        && *fp != "Required"
     {
         return Err(invalid(
             &format!("{path}.policy.fromFieldPathPolicy"),

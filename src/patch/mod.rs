@@ -5,6 +5,8 @@ pub(crate) mod environment;
 pub(crate) mod patchset;
 pub(crate) mod policy;
 
+use std::borrow::Cow;
+
 use crate::error::{Error, ErrorKind, Result};
 use crate::fieldpath::{self, MergeOptions};
 use crate::semantics::Semantics;
@@ -119,34 +121,34 @@ impl PatchType {
 
 /// A patch's `combine` block.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Combine {
+pub(crate) struct Combine<'a> {
     /// Each variable's `fromFieldPath` (empty when unset).
-    pub(crate) variables: Vec<String>,
+    pub(crate) variables: Vec<&'a str>,
     /// `strategy` as written (empty when unset).
-    pub(crate) strategy: String,
+    pub(crate) strategy: &'a str,
     /// `string.fmt`, when the `string` block is present.
-    pub(crate) string_fmt: Option<String>,
+    pub(crate) string_fmt: Option<&'a str>,
 }
 
-/// One patch, decoded.
+/// One patch, decoded; it borrows from the request's Composition.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Patch {
+pub(crate) struct Patch<'a> {
     pub(crate) kind: PatchType,
-    pub(crate) from_field_path: Option<String>,
-    pub(crate) to_field_path: Option<String>,
-    pub(crate) combine: Option<Combine>,
-    pub(crate) patch_set_name: Option<String>,
-    /// The transforms as written (`transform::run` interprets them).
-    pub(crate) transforms: Vec<Value>,
-    pub(crate) policy: Policy,
+    pub(crate) from_field_path: Option<&'a str>,
+    pub(crate) to_field_path: Option<&'a str>,
+    pub(crate) combine: Option<Combine<'a>>,
+    pub(crate) patch_set_name: Option<&'a str>,
+    /// The transforms as written, with native CRD defaults applied (`transform::run` interprets them).
+    pub(crate) transforms: Cow<'a, [Value]>,
+    pub(crate) policy: Policy<'a>,
 }
 
-impl Patch {
+impl Patch<'_> {
     /// `toFieldPath`, defaulting to `fromFieldPath` for field-path patches.
     pub(crate) fn target_path(&self) -> Option<&str> {
-        match (&self.to_field_path, self.kind.is_combine()) {
+        match (self.to_field_path, self.kind.is_combine()) {
             (Some(p), _) => Some(p),
-            (None, false) => self.from_field_path.as_deref(),
+            (None, false) => self.from_field_path,
             (None, true) => None,
         }
     }
@@ -158,7 +160,7 @@ impl Patch {
 /// and the caller decides from the policy and semantics whether that skips
 /// the patch, the resource or the render.
 pub(crate) fn apply(
-    p: &Patch,
+    p: &Patch<'_>,
     from: &Value,
     to: &mut Value,
     sem: Semantics,
@@ -173,21 +175,21 @@ pub(crate) fn apply(
 
 /// The FromFieldPath-style algorithm shared by the four field-path types.
 fn apply_field_path(
-    p: &Patch,
+    p: &Patch<'_>,
     from: &Value,
     to: &mut Value,
     sem: Semantics,
     mut trace: Option<&mut PatchTrace>,
 ) -> Result<()> {
     let kind = p.kind.as_str();
-    let Some(from_path) = p.from_field_path.as_deref() else {
+    let Some(from_path) = p.from_field_path else {
         // Validation catches this first in both engines; kept for direct callers.
         return Err(Error::new(
             ErrorKind::Render,
             format!("FromFieldPath is required by type {kind}"),
         ));
     };
-    let to_path = p.to_field_path.as_deref().unwrap_or(from_path);
+    let to_path = p.to_field_path.unwrap_or(from_path);
     let input = match fieldpath::get_value(from, from_path, sem) {
         Ok(v) => v.clone(),
         Err(e) => {
@@ -238,7 +240,7 @@ fn apply_field_path(
 
 /// Runs the patch's transforms, recording each step for the trace.
 pub(crate) fn run_transforms(
-    p: &Patch,
+    p: &Patch<'_>,
     input: Value,
     sem: Semantics,
     trace: Option<&mut PatchTrace>,
