@@ -205,12 +205,7 @@ fn apply_field_path(
     let out = run_transforms(p, input, sem, trace.as_deref_mut())?;
     let out = if sem == Semantics::Function {
         // FN round-trips the pipeline output through JSON before merging (`toValidJSON`).
-        out.normalize().map_err(|e| {
-            Error::new(
-                ErrorKind::Render,
-                format!("cannot marshal value to JSON: {e}"),
-            )
-        })?
+        fieldpath::to_valid_json(out)?
     } else {
         out
     };
@@ -295,7 +290,7 @@ pub(crate) fn write(
     match trace {
         None => fieldpath::merge_value(to, path, value, opts, sem),
         Some(t) => {
-            let shown = value.clone().normalize().unwrap_or_else(|_| value.clone());
+            let shown = fieldpath::to_valid_json(value.clone()).unwrap_or_else(|_| value.clone());
             fieldpath::merge_value(to, path, value, opts, sem)
                 .map_err(|e| e.with_field_path(path))?;
             // What the target holds afterwards (a merge may differ from the value).

@@ -1,7 +1,7 @@
 //! Patch policies: `fromFieldPath` Optional/Required, native `mergeOptions`, FN `toFieldPath`.
 
-use crate::error::{Error, ErrorKind, Result};
-use crate::fieldpath::MergeOptions;
+use crate::error::{ErrorKind, Result};
+use crate::fieldpath::{self, MergeOptions};
 use crate::semantics::Semantics;
 
 /// A patch's `policy` block.
@@ -52,23 +52,7 @@ impl Policy<'_> {
 
 /// FN's `toMergeOption`.
 fn to_field_path_options(policy: Option<&str>) -> Result<Option<MergeOptions>> {
-    let (keep, append) = match policy {
-        None | Some("Replace") => return Ok(None),
-        Some("MergeObjects" | "MergeObject") => (true, false),
-        Some("MergeObjectsAppendArrays") => (true, true),
-        Some("ForceMergeObjects") => (false, false),
-        Some("ForceMergeObjectsAppendArrays" | "AppendArray") => (false, true),
-        Some(other) => {
-            return Err(Error::new(
-                ErrorKind::Render,
-                format!("invalid patch policy {other}"),
-            ));
-        }
-    };
-    Ok(Some(MergeOptions {
-        keep_map_values: keep,
-        append_slice: append,
-    }))
+    fieldpath::merge_options_for_policy(policy).map_err(|e| e.with_kind(ErrorKind::Render))
 }
 
 /// Whether `policy` is one of FN's `toFieldPath` values.
