@@ -186,7 +186,31 @@ fn native_patch(p: &Patch, path: &str) -> Result<(), String> {
             return Err(invalid(&format!("{path}.type"), t, "unknown patch type"));
         }
     }
+    native_string_types(&p.transforms, path)?;
     transforms(&p.transforms, path)
+}
+
+/// Crossplane v1.14 knows five string transform types; `Join` (v1.15) and
+/// `Replace` (function-patch-and-transform only) are unknown to its validation.
+fn native_string_types(ts: &[Value], path: &str) -> Result<(), String> {
+    for (i, t) in ts.iter().enumerate() {
+        if t.get("type").and_then(Value::as_str) != Some("string") {
+            continue;
+        }
+        let kind = t
+            .get("string")
+            .and_then(|s| s.get("type"))
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        if matches!(kind, "Join" | "Replace") {
+            return Err(invalid(
+                &format!("{path}.transforms[{i}].string.type"),
+                kind,
+                "unknown string transform type",
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn transforms(ts: &[Value], path: &str) -> Result<(), String> {
