@@ -110,6 +110,8 @@ impl State<'_> {
 
     /// Sets or replaces a desired composed resource, keeping its first position.
     pub(crate) fn put_resource(&mut self, r: Rendered) {
+        // A later pipeline step may render what an earlier one could not.
+        self.unrendered.retain(|n| *n != r.name);
         match self.resources.iter_mut().find(|x| x.name == r.name) {
             Some(existing) => *existing = r,
             None => self.resources.push(r),
