@@ -45,6 +45,8 @@ pub(crate) struct State<'r> {
     pub(crate) unrendered: Vec<String>,
     /// Function: a new resource was held back by a Required patch.
     pub(crate) held_back: bool,
+    /// Function: a step returned a Fatal result; nothing is applied.
+    pub(crate) fatal: bool,
     pub(crate) details: Details,
     pub(crate) results: Vec<Message>,
     pub(crate) trace: Option<Vec<PatchTrace>>,
@@ -186,6 +188,7 @@ pub fn render(request: &Request) -> Result<Output> {
         resources: Vec::new(),
         unrendered: Vec::new(),
         held_back: false,
+        fatal: false,
         details: Details::new(),
         results: Vec::new(),
         trace: request.options.trace.then(Vec::new),
@@ -196,14 +199,44 @@ pub fn render(request: &Request) -> Result<Output> {
         Plan::Resources(input) => run_input(&mut st, input)?,
         Plan::Pipeline(steps) => pipeline::run(&mut st, steps)?,
     }
+    if st.fatal {
+        return Ok(fatal_output(st, input_xr));
+    }
     finish(st, input_xr)
 }
 
-/// Runs one set of templates with the selected engine.
-pub(crate) fn run_input(st: &mut State<'_>, input: &PtInput) -> Result<()> {
+/// Runs one set of templates with the selected engine. A function's errors
+/// are Fatal results: they end the render, which then applies nothing.
+pub(crate) fn run_input(st: &mut State<'_>, input: &PtInput<'_>) -> Result<()> {
     match st.sem {
         Semantics::Native => native::run(st, input),
-        Semantics::Function => function::run(st, input),
+        Semantics::Function => {
+            if let Err(e) = function::run(st, input) {
+                st.results.push(Message {
+                    severity: Severity::Fatal,
+                    message: e.message().to_owned(),
+                    resource: e.context().resource.clone(),
+                });
+                st.fatal = true;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The Output of a render a function ended with a Fatal result: Crossplane
+/// fails the reconcile and applies nothing, so the XR is unchanged and no
+/// composed resource or connection detail is produced.
+fn fatal_output(st: State<'_>, input_xr: Option<Value>) -> Output {
+    Output {
+        composite: input_xr.unwrap_or(st.xr),
+        resources: Vec::new(),
+        connection_details: Details::new(),
+        ready: false,
+        results: st.results,
+        trace: st
+            .trace
+            .map(|t| t.iter().map(PatchTrace::to_value).collect()),
     }
 }
 

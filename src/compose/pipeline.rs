@@ -16,16 +16,10 @@ pub(super) fn run(st: &mut State<'_>, steps: &[Step<'_>]) -> Result<()> {
         match &s.input {
             Some(input) => {
                 st.step = Some(s.name.to_owned());
-                run_input(st, input).map_err(|e| {
-                    if st.sem == crate::semantics::Semantics::Function {
-                        e.wrap(format!(
-                            "pipeline step {} returned a fatal result",
-                            quote(s.name)
-                        ))
-                    } else {
-                        e
-                    }
-                })?;
+                run_input(st, input)?;
+                if st.fatal {
+                    break;
+                }
             }
             None => {
                 let msg = format!(
