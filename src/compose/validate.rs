@@ -187,7 +187,7 @@ fn native_patch(p: &Patch, path: &str) -> Result<(), String> {
         }
     }
     native_string_types(&p.transforms, path)?;
-    transforms(&p.transforms, path)
+    transforms(&p.transforms, path, true)
 }
 
 /// Crossplane v1.14 knows five string transform types; `Join` (v1.15) and
@@ -213,9 +213,15 @@ fn native_string_types(ts: &[Value], path: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn transforms(ts: &[Value], path: &str) -> Result<(), String> {
+fn transforms(ts: &[Value], path: &str, native: bool) -> Result<(), String> {
     for (i, t) in ts.iter().enumerate() {
-        transform(t, &format!("{path}.transforms[{i}]"))?;
+        let at = format!("{path}.transforms[{i}]");
+        let res = if native {
+            crate::transform::validate_native(t, &at)
+        } else {
+            crate::transform::validate(t, &at)
+        };
+        res.map_err(|e| e.message().to_owned())?;
     }
     Ok(())
 }
@@ -490,7 +496,7 @@ fn fn_patch(p: &Patch, path: &str, in_set: bool) -> Result<(), String> {
             return Err(invalid(&format!("{path}.type"), t, "unknown patch type"));
         }
     }
-    transforms(&p.transforms, path)?;
+    transforms(&p.transforms, path, false)?;
     if let Some(tp) = &p.policy.to_field_path
         && !valid_to_field_path(tp)
     {
@@ -509,141 +515,6 @@ fn fn_patch(p: &Patch, path: &str, in_set: bool) -> Result<(), String> {
             fp,
             "unknown fromFieldPathPolicy",
         ));
-    }
-    Ok(())
-}
-
-/// `ValidateTransform` (the checks both engines share).
-fn transform(t: &Value, path: &str) -> Result<(), String> {
-    let kind = t.get("type").and_then(Value::as_str).unwrap_or("");
-    let block = |k: &str| t.get(k).filter(|v| !v.is_null());
-    let Some(cfg) = (match kind {
-        "math" | "map" | "match" | "string" | "convert" => block(kind),
-        other => {
-            return Err(invalid(
-                &format!("{path}.type"),
-                other,
-                "unknown transform type",
-            ));
-        }
-    }) else {
-        return Err(required(
-            &format!("{path}.{kind}"),
-            &format!("given transform type {kind} requires configuration"),
-        ));
-    };
-    let bp = format!("{path}.{kind}");
-    let s = |k: &str| cfg.get(k).and_then(Value::as_str);
-    let has = |k: &str| cfg.get(k).is_some_and(|v| !v.is_null());
-    match kind {
-        "math" => {
-            let (field, what) = match s("type").unwrap_or("") {
-                "" => {
-                    return Err(required(
-                        &format!("{bp}.type"),
-                        "math transform type is required",
-                    ));
-                }
-                "Multiply" => ("multiply", "multiply"),
-                "ClampMin" => ("clampMin", "clamp min"),
-                "ClampMax" => ("clampMax", "clamp max"),
-                other => {
-                    return Err(invalid(
-                        &format!("{bp}.type"),
-                        other,
-                        "unknown math transform type",
-                    ));
-                }
-            };
-            if !has(field) {
-                return Err(required(
-                    &format!("{bp}.{field}"),
-                    &format!("must specify a value if a {what} math transform is specified"),
-                ));
-            }
-        }
-        "map" => {
-            if cfg.as_object().is_none_or(|m| m.is_empty()) {
-                return Err(required(
-                    &format!("{bp}.pairs"),
-                    "at least one pair must be specified if a map transform is specified",
-                ));
-            }
-        }
-        "match" => {
-            let pats = cfg.get("patterns").and_then(Value::as_array).unwrap_or(&[]);
-            if pats.is_empty() {
-                return Err(required(
-                    &format!("{bp}.patterns"),
-                    "at least one pattern must be specified if a match transform is specified",
-                ));
-            }
-            for (i, p) in pats.iter().enumerate() {
-                let pp = format!("{bp}.patterns[{i}]");
-                let has_p = |k: &str| p.get(k).is_some_and(|v| !v.is_null());
-                match p.get("type").and_then(Value::as_str).unwrap_or("") {
-                    "literal" | "" if !has_p("literal") => {
-                        return Err(required(
-                            &format!("{pp}.literal"),
-                            "literal pattern type requires a literal",
-                        ));
-                    }
-                    "regexp" if !has_p("regexp") => {
-                        return Err(required(
-                            &format!("{pp}.regexp"),
-                            "regexp pattern type requires a regexp",
-                        ));
-                    }
-                    "literal" | "" | "regexp" => {}
-                    other => {
-                        return Err(invalid(
-                            &format!("{pp}.type"),
-                            other,
-                            "unknown pattern type",
-                        ));
-                    }
-                }
-            }
-        }
-        "string" => {
-            let (field, detail) = match s("type").unwrap_or("") {
-                "" => {
-                    return Err(required(
-                        &format!("{bp}.type"),
-                        "string transform type is required",
-                    ));
-                }
-                "Format" => ("fmt", "format transform requires a format"),
-                "Convert" => ("convert", "convert transform requires a conversion type"),
-                "TrimPrefix" | "TrimSuffix" => ("trim", "trim transform requires a trim value"),
-                "Regexp" => ("regexp", "regexp transform requires a regexp"),
-                "Join" => ("join", "join transform requires a join"),
-                "Replace" => ("replace", "replace transform requires a replace"),
-                other => {
-                    return Err(invalid(
-                        &format!("{bp}.type"),
-                        other,
-                        "unknown string transform type",
-                    ));
-                }
-            };
-            if !has(field) {
-                return Err(required(&format!("{bp}.{field}"), detail));
-            }
-        }
-        _ => {
-            let format = s("format").unwrap_or("");
-            if !matches!(format, "" | "none" | "quantity" | "json") {
-                return Err(invalid(&format!("{bp}.format"), format, "invalid format"));
-            }
-            let to = s("toType").unwrap_or("");
-            if !matches!(
-                to,
-                "string" | "int" | "int64" | "bool" | "float64" | "object" | "array"
-            ) {
-                return Err(invalid(&format!("{bp}.toType"), to, "invalid type"));
-            }
-        }
     }
     Ok(())
 }
