@@ -190,9 +190,18 @@ fn hostile_shapes_give_error_documents() {
     // A sample of the corpus keeps this quick in debug builds.
     for (_, _, dir) in cases().into_iter().step_by(7) {
         let request = fs::read_to_string(dir.join("request.json")).expect("readable request.json");
-        let Ok(doc) = serde_json::from_str::<serde_json::Value>(&request) else {
+        let Ok(mut doc) = serde_json::from_str::<serde_json::Value>(&request) else {
             continue;
         };
+        // Trace everything, so the explain trace sees the hostile shapes too.
+        if let Some(root) = doc.as_object_mut() {
+            let options = root
+                .entry("options")
+                .or_insert_with(|| serde_json::json!({}));
+            if let Some(o) = options.as_object_mut() {
+                o.insert("trace".into(), serde_json::json!(true));
+            }
+        }
         // Replace every scalar, in turn, by values of other types.
         let mut paths = Vec::new();
         collect_paths(&doc, &mut Vec::new(), &mut paths);
