@@ -299,9 +299,7 @@ fn render_template(
             }
         }
     }
-    if !rendered {
-        return Ok(None);
-    }
+    // Metadata is rendered even after a patch failed, so both can warn.
     let tname = t.named.then_some(name);
     if let Err(e) = metadata::render(&mut desired, &st.xr, tname) {
         st.warn(
@@ -313,9 +311,9 @@ fn render_template(
             .to_owned(),
             Some(name),
         );
-        return Ok(None);
+        rendered = false;
     }
-    Ok(Some(desired))
+    Ok(rendered.then_some(desired))
 }
 
 /// Why a patch with a missing Optional source was skipped.
