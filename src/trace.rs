@@ -188,8 +188,68 @@ impl PatchTrace {
         if let Some(r) = &self.reason {
             m.insert("reason".into(), r.as_str().into());
         }
+        m.insert("summary".into(), self.summary().into());
         Value::Object(m)
     }
+
+    /// One line for humans: `spec.region "us-east-1" → map "East US" → spec.x`.
+    fn summary(&self) -> String {
+        if self.reads.is_empty() {
+            return match &self.reason {
+                Some(r) => format!("{}: {r}", self.outcome.as_str()),
+                None => self.outcome.as_str().to_owned(),
+            };
+        }
+        let mut out = String::new();
+        let reads: Vec<String> = self
+            .reads
+            .iter()
+            .map(|r| match (&r.value, r.missing) {
+                (Some(v), _) => format!("{} {}", r.path, short(v)),
+                (None, true) => format!("{} (missing)", r.path),
+                (None, false) => format!("{} (unreadable)", r.path),
+            })
+            .collect();
+        out.push_str(&reads.join(", "));
+        if let Some(c) = &self.combined {
+            out.push_str(" → ");
+            out.push_str(&short(&Value::String(c.clone())));
+        }
+        for t in &self.transforms {
+            out.push_str(" → ");
+            out.push_str(&t.kind);
+            match &t.output {
+                Some(o) => {
+                    out.push(' ');
+                    out.push_str(&short(o));
+                }
+                None => out.push_str(" (error)"),
+            }
+        }
+        for w in &self.writes {
+            out.push_str(" → ");
+            out.push_str(&w.path);
+        }
+        if self.outcome != Outcome::Applied {
+            out.push_str(": ");
+            out.push_str(self.outcome.as_str());
+        }
+        out
+    }
+}
+
+/// A value's JSON, cut to a readable length on a character boundary.
+fn short(v: &Value) -> String {
+    const MAX: usize = 60;
+    let s = v.to_json();
+    if s.len() <= MAX {
+        return s;
+    }
+    let mut end = MAX;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &s[..end])
 }
 
 fn read_value(r: &Read) -> Value {
