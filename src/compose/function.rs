@@ -197,7 +197,7 @@ fn template(st: &mut State<'_>, t: &Template<'_>, patches: &[&Patch<'_>]) -> Res
                     st.trace_not_run(
                         Some(name),
                         patches.iter().enumerate().skip(i + 1),
-                        "not run: the resource was left out of the desired state",
+                        "the resource was left out of the desired state",
                     );
                     return Ok(());
                 }

@@ -46,7 +46,7 @@ pub(super) fn run(st: &mut State<'_>, input: &PtInput<'_>) -> Result<()> {
             st.trace_not_run(
                 Some(&t.name),
                 to_xr,
-                "not run: the composed resource was not rendered",
+                "the composed resource was not rendered",
             );
         }
     }
@@ -293,7 +293,7 @@ fn render_template(
                             q.kind.environment()
                         }
                     });
-                    st.trace_not_run(Some(name), rest, "not run: an earlier patch failed");
+                    st.trace_not_run(Some(name), rest, "an earlier patch failed");
                     break;
                 }
             }
