@@ -188,3 +188,48 @@ pub(crate) fn set_ready_condition(
         None => list.push(new),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unready_lists_three_names_and_counts_the_rest() {
+        let names = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        for (input, want) in [
+            (vec!["b"], "Unready resources: b"),
+            (vec!["b", "a"], "Unready resources: a, b"),
+            (vec!["c", "a", "b"], "Unready resources: a, b, and c"),
+            (
+                vec!["d", "c", "a", "b"],
+                "Unready resources: a, b, c, and 1 more",
+            ),
+            (
+                vec!["e", "d", "c", "a", "b"],
+                "Unready resources: a, b, c, and 2 more",
+            ),
+        ] {
+            assert_eq!(unready_message(&mut names(&input)), want);
+        }
+    }
+
+    #[test]
+    fn condition_status_follows_get_condition() {
+        for (obj, want) in [
+            (r#"{}"#, ""),
+            (r#"{"status":"x"}"#, ""),
+            (r#"{"status":{}}"#, "Unknown"),
+            (
+                r#"{"status":{"conditions":[{"type":"Synced","status":"True"}]}}"#,
+                "Unknown",
+            ),
+            (
+                r#"{"status":{"conditions":[{"type":"Ready","status":"False"}]}}"#,
+                "False",
+            ),
+        ] {
+            let v = Value::from_json(obj).expect("valid JSON");
+            assert_eq!(condition_status(&v, "Ready"), want, "{obj}");
+        }
+    }
+}

@@ -381,3 +381,21 @@ pub(crate) fn fatal(e: Error) -> Error {
         e
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::applied;
+    use crate::value::Value;
+
+    #[test]
+    fn applied_is_a_json_merge_patch_of_desired_over_observed() {
+        let v = |s: &str| Value::from_json(s).expect("valid JSON");
+        let observed = v(r#"{"a":{"b":1,"c":2},"d":[1],"e":"x","s":{"ok":true}}"#);
+        let desired = v(r#"{"a":{"b":9,"n":null},"d":[2],"e":null}"#);
+        assert_eq!(
+            applied(Some(&observed), &desired),
+            v(r#"{"a":{"b":9,"c":2},"d":[2],"s":{"ok":true}}"#)
+        );
+        assert_eq!(applied(None, &desired), desired);
+    }
+}

@@ -518,3 +518,17 @@ fn fn_patch(p: &Patch, path: &str, in_set: bool) -> Result<(), String> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::aggregate;
+
+    #[test]
+    fn aggregate_is_kubernetes_aggregate_text() {
+        let s = |v: &[&str]| v.iter().map(|x| (*x).to_owned()).collect::<Vec<_>>();
+        assert_eq!(aggregate(&s(&["a"])), "a");
+        assert_eq!(aggregate(&s(&["a", "b"])), "[a, b]");
+        assert_eq!(aggregate(&s(&["a", "a"])), "a");
+        assert_eq!(aggregate(&s(&["a", "b", "a"])), "[a, b]");
+    }
+}
