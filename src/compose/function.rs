@@ -8,6 +8,7 @@ use crate::patch::{self, Patch, PatchType, patchset};
 use crate::readiness;
 use crate::semantics::Semantics;
 use crate::trace::Outcome;
+use crate::value::Value;
 
 use super::input::{PtInput, Template};
 use super::native::skip_reason;
@@ -81,6 +82,21 @@ fn environment_patch(st: &mut State<'_>, i: usize, p: &Patch<'_>) -> Result<()> 
 
 /// One resource template.
 fn template(st: &mut State<'_>, t: &Template<'_>, patches: &[&Patch<'_>]) -> Result<()> {
+    // Lend the observed resource out of the state instead of copying it.
+    let observed = st.observed.remove(t.name.as_str());
+    let res = template_with(st, t, patches, observed.as_ref());
+    if let Some(o) = observed {
+        st.observed.insert(t.name.clone(), o);
+    }
+    res
+}
+
+fn template_with(
+    st: &mut State<'_>,
+    t: &Template<'_>,
+    patches: &[&Patch<'_>],
+    observed: Option<&Value>,
+) -> Result<()> {
     let name = t.name.as_str();
     let mut desired = match &t.base {
         Some(b) => (*b).clone(),
@@ -98,9 +114,8 @@ fn template(st: &mut State<'_>, t: &Template<'_>, patches: &[&Patch<'_>]) -> Res
             }
         },
     };
-    let observed = st.observed.get(name).cloned();
     let mut ready = false;
-    if let Some(o) = &observed {
+    if let Some(o) = observed {
         metadata::set_meta_str(
             &mut desired,
             "namespace",
@@ -143,7 +158,7 @@ fn template(st: &mut State<'_>, t: &Template<'_>, patches: &[&Patch<'_>]) -> Res
     for (i, p) in patches.iter().enumerate() {
         let (from, to) = endpoints(&p.kind);
         let mut tr = st.start_trace(Some(name), i, p, from, to);
-        let res = match (&observed, &p.kind) {
+        let res = match (observed, &p.kind) {
             (None, k) if !k.writes_composed() => {
                 // Nothing to patch from until the composed resource exists.
                 if let Some(t) = tr.as_mut() {
