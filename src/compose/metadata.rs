@@ -78,6 +78,50 @@ pub(crate) fn ensure_composite_label(xr: &mut Value) {
     }
 }
 
+/// The XR configurator's default connection secret reference: when the
+/// Composition names `writeConnectionSecretsToNamespace` and the XR has no
+/// `spec.writeConnectionSecretToRef`, the XR gets `{name: <uid>, namespace}`.
+pub(crate) fn default_connection_secret_ref(xr: &mut Value, composition: &Value) -> Result<()> {
+    let ns = match composition
+        .get("spec")
+        .and_then(|s| s.get("writeConnectionSecretsToNamespace"))
+    {
+        None | Some(Value::Null) => return Ok(()),
+        Some(Value::String(ns)) if ns.is_empty() => return Ok(()),
+        Some(Value::String(ns)) => ns.clone(),
+        Some(other) => {
+            return Err(Error::new(
+                ErrorKind::InvalidComposition,
+                format!(
+                    "composition.spec.writeConnectionSecretsToNamespace: expected string, got {}",
+                    other.go_type()
+                ),
+            ));
+        }
+    };
+    let uid = meta_str(xr, "uid").to_owned();
+    let Value::Object(root) = xr else {
+        return Ok(());
+    };
+    let spec = root
+        .entry("spec".to_owned())
+        .or_insert_with(|| Value::Object(Map::new()));
+    let Value::Object(spec) = spec else {
+        return Ok(());
+    };
+    if spec
+        .get("writeConnectionSecretToRef")
+        .is_some_and(|r| !r.is_null())
+    {
+        return Ok(());
+    }
+    let mut r = Map::new();
+    r.insert("name".into(), uid.into());
+    r.insert("namespace".into(), ns.into());
+    spec.insert("writeConnectionSecretToRef".into(), Value::Object(r));
+    Ok(())
+}
+
 /// `RenderComposedResourceMetadata` (v1.14, and function pipelines up to v1.20).
 pub(crate) fn render(cd: &mut Value, xr: &Value, name: Option<&str>) -> Result<()> {
     let prefix = meta_entry(xr, "labels", LABEL_COMPOSITE);

@@ -149,6 +149,7 @@ pub fn render(request: &Request) -> Result<Output> {
     let sem = plan_sem(is_pipeline);
     let mut xr = request.xr.clone();
     metadata::ensure_composite_label(&mut xr);
+    metadata::default_connection_secret_ref(&mut xr, &request.composition)?;
 
     if metadata::meta_entry(&xr, "annotations", metadata::ANNOTATION_PAUSED) == "true" {
         return Ok(paused(xr, request.options.trace));
