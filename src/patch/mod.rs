@@ -143,17 +143,6 @@ pub(crate) struct Patch<'a> {
     pub(crate) policy: Policy<'a>,
 }
 
-impl Patch<'_> {
-    /// `toFieldPath`, defaulting to `fromFieldPath` for field-path patches.
-    pub(crate) fn target_path(&self) -> Option<&str> {
-        match (self.to_field_path, self.kind.is_combine()) {
-            (Some(p), _) => Some(p),
-            (None, false) => self.from_field_path,
-            (None, true) => None,
-        }
-    }
-}
-
 /// Applies `p` reading `from` and writing `to`.
 ///
 /// Missing sources are reported, never swallowed: the error is `NotFound`,
