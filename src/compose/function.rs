@@ -8,9 +8,11 @@ use crate::patch::{self, Patch, PatchType, patchset};
 use crate::readiness;
 use crate::semantics::Semantics;
 use crate::trace::Outcome;
-use crate::value::Value;
+use crate::value::{Map, Value};
 
-use super::input::{PtInput, Template};
+use base64::Engine as _;
+
+use super::input::{PtInput, SecretRef, Template};
 use super::native::skip_reason;
 use super::output::Rendered;
 use super::{State, fatal, metadata, validate};
@@ -33,7 +35,109 @@ pub(super) fn run(st: &mut State<'_>, input: &PtInput<'_>) -> Result<()> {
     for (t, patches) in &templates {
         template(st, t, patches)?;
     }
+    connection_secret(st, input.connection_secret_ref.as_ref())
+}
+
+/// v0.10: a Crossplane v2 XR (one with `spec.crossplane`) has no connection
+/// details of its own, so the function composes a Secret holding them.
+fn connection_secret(st: &mut State<'_>, input: Option<&SecretRef<'_>>) -> Result<()> {
+    let v2 = st
+        .xr
+        .get("spec")
+        .and_then(|s| s.get("crossplane"))
+        .is_some();
+    if !v2 || st.details.is_empty() {
+        return Ok(());
+    }
+    let xr_name = metadata::meta_str(&st.xr, "name").to_owned();
+    let (name, namespace) = secret_ref(st, input).map_err(|e| {
+        e.wrap("cannot generate connection secret reference")
+            .wrap("cannot compose connection secret")
+    })?;
+    let mut data = Map::new();
+    for (k, v) in &st.details {
+        data.insert(
+            k.clone(),
+            base64::engine::general_purpose::STANDARD.encode(v).into(),
+        );
+    }
+    let mut secret = Map::new();
+    secret.insert("apiVersion".into(), "v1".into());
+    secret.insert("kind".into(), "Secret".into());
+    secret.insert("data".into(), Value::Object(data));
+    secret.insert("type".into(), "connection.crossplane.io/v1alpha1".into());
+    let mut secret = Value::Object(secret);
+    metadata::set_meta_str(&mut secret, "name", &name);
+    metadata::set_meta_str(&mut secret, "namespace", &namespace);
+    st.put_resource(Rendered {
+        name: format!("{xr_name}-connection-secret"),
+        resource: secret,
+        ready: true,
+    });
     Ok(())
+}
+
+/// `getConnectionSecretRef`: the XR's own reference, else the input's (when
+/// it names anything), else `<xr>-connection` in the XR's namespace; then
+/// the input's patches from the XR.
+fn secret_ref(st: &State<'_>, input: Option<&SecretRef<'_>>) -> Result<(String, String)> {
+    let field = |v: Option<&Value>, k: &str| {
+        v.and_then(|r| r.get(k))
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned()
+    };
+    let xr_ref = st
+        .xr
+        .get("spec")
+        .and_then(|s| s.get("writeConnectionSecretToRef"))
+        .filter(|r| r.as_object().is_some());
+    let (name, namespace) = match (xr_ref, input) {
+        (Some(r), _) => (field(Some(r), "name"), field(Some(r), "namespace")),
+        (None, Some(i)) if !i.name.is_empty() || !i.namespace.is_empty() => {
+            (i.name.to_owned(), i.namespace.to_owned())
+        }
+        _ => (
+            format!("{}-connection", metadata::meta_str(&st.xr, "name")),
+            metadata::meta_str(&st.xr, "namespace").to_owned(),
+        ),
+    };
+    let Some(input) = input.filter(|i| !i.patches.is_empty()) else {
+        return Ok((name, namespace));
+    };
+    let mut obj = Map::new();
+    obj.insert("apiVersion".into(), "v1".into());
+    obj.insert("kind".into(), "SecretReference".into());
+    obj.insert("name".into(), name.into());
+    obj.insert("namespace".into(), namespace.into());
+    let mut obj = Value::Object(obj);
+    for (i, p) in input.patches.iter().enumerate() {
+        let res = match p.kind {
+            PatchType::FromCompositeFieldPath => {
+                match patch::apply(p, &st.xr, &mut obj, SEM, None) {
+                    // Any failure of an Optional patch skips it.
+                    Err(_) if p.policy.optional() => continue,
+                    r => r,
+                }
+            }
+            PatchType::CombineFromComposite => patch::apply(p, &st.xr, &mut obj, SEM, None),
+            _ => {
+                return Err(Error::new(
+                    ErrorKind::Render,
+                    format!("unsupported patch type {} at index {i}", p.kind.as_str()),
+                )
+                .wrap("cannot apply connection secret patches"));
+            }
+        };
+        res.map_err(|e| {
+            e.wrap(format!(
+                "cannot apply patch type {} at index {i}",
+                p.kind.as_str()
+            ))
+            .wrap("cannot apply connection secret patches")
+        })?;
+    }
+    Ok((field(Some(&obj), "name"), field(Some(&obj), "namespace")))
 }
 
 /// Environment patches: observed XR → environment, environment → desired XR.

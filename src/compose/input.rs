@@ -246,6 +246,16 @@ pub(crate) struct PtInput<'a> {
     pub(crate) default_data: Option<&'a Value>,
     /// A classic Composition in Resources mode (validated as such natively).
     pub(crate) mode_resources: bool,
+    /// FN input `writeConnectionSecretToRef` (v2 XRs' connection Secret).
+    pub(crate) connection_secret_ref: Option<SecretRef<'a>>,
+}
+
+/// FN input `writeConnectionSecretToRef`: a base name/namespace and patches from the XR.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct SecretRef<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) namespace: &'a str,
+    pub(crate) patches: Vec<Patch<'a>>,
 }
 
 /// One resource template.
@@ -382,6 +392,17 @@ fn decode_pt<'a>(
             )?);
         }
     }
+    let connection_secret_ref = match d.opt_obj(m, "writeConnectionSecretToRef", at)? {
+        Some(r) if !classic => {
+            let rat = At::Key(at, "writeConnectionSecretToRef");
+            Some(SecretRef {
+                name: d.opt_str(r, "name", &rat)?.unwrap_or(""),
+                namespace: d.opt_str(r, "namespace", &rat)?.unwrap_or(""),
+                patches: decode_patches(d, r, &rat, sem)?,
+            })
+        }
+        _ => None,
+    };
     let mut environment_patches = Vec::new();
     let mut default_data = None;
     if let Some(env) = d.opt_obj(m, "environment", at)? {
@@ -399,6 +420,7 @@ fn decode_pt<'a>(
         environment_patches,
         default_data,
         mode_resources: false,
+        connection_secret_ref,
     })
 }
 
