@@ -10,7 +10,7 @@ use crate::semantics::Semantics;
 use crate::trace::Outcome;
 use crate::value::Value;
 
-use super::input::{PtInput, Template};
+use super::input::{ObservedResource, PtInput, Request, Template};
 use super::output::Rendered;
 use super::{State, applied, fatal, metadata, validate};
 
@@ -35,7 +35,7 @@ pub(super) fn run(st: &mut State<'_>, input: &PtInput<'_>) -> Result<()> {
     // Render every template: FromComposite patches, then environment patches, then metadata.
     let mut rendered: Vec<(usize, Value)> = Vec::with_capacity(templates.len());
     for (ti, (t, patches)) in templates.iter().enumerate() {
-        if let Some(desired) = render_template(st, t, patches)? {
+        if let Some(desired) = render_template(st, t, ti, patches)? {
             rendered.push((ti, desired));
         } else {
             st.unrendered.push(t.name.clone());
@@ -56,12 +56,9 @@ pub(super) fn run(st: &mut State<'_>, input: &PtInput<'_>) -> Result<()> {
         let Some((t, patches)) = templates.get(ti) else {
             continue;
         };
-        let observed = st
-            .request
-            .observed
-            .resources
-            .get(&t.name)
-            .map(|o| &o.resource);
+        let request = st.request;
+        let observed_entry = observed_for(request, &st.xr, t, ti);
+        let observed = observed_entry.map(|o| &o.resource);
         let live = applied(observed, &desired);
         for (i, p) in patches.iter().enumerate() {
             if !p.kind.writes_composite() {
@@ -100,12 +97,7 @@ pub(super) fn run(st: &mut State<'_>, input: &PtInput<'_>) -> Result<()> {
             st.end_trace(tr);
         }
         let empty = connection::Details::new();
-        let secret = st
-            .request
-            .observed
-            .resources
-            .get(&t.name)
-            .map_or(&empty, |o| &o.connection_details);
+        let secret = observed_entry.map_or(&empty, |o| &o.connection_details);
         let details =
             connection::extract(&live, secret, &t.connection_details, SEM).map_err(|e| {
                 e.wrap(format!(
@@ -182,10 +174,12 @@ fn side_name(s: Side) -> &'static str {
 fn render_template(
     st: &mut State<'_>,
     t: &Template<'_>,
+    index: usize,
     patches: &[&Patch<'_>],
 ) -> Result<Option<Value>> {
     let name = t.name.as_str();
-    let observed = st.request.observed.resources.get(name).map(|o| &o.resource);
+    let request = st.request;
+    let observed = observed_for(request, &st.xr, t, index).map(|o| &o.resource);
     let Some(base) = t.base else {
         return Err(Error::new(
             crate::error::ErrorKind::InvalidComposition,
@@ -322,4 +316,37 @@ pub(super) fn skip_reason(e: &Error) -> String {
         "the source is missing and policy.fromFieldPath is Optional: the patch is skipped ({})",
         e.message()
     )
+}
+
+/// The observed resource of a template: by template name; for anonymous
+/// templates also by position, through the XR's `spec.resourceRefs` (the
+/// resource whose apiVersion, kind and name match the reference).
+fn observed_for<'r>(
+    request: &'r Request,
+    xr: &Value,
+    t: &Template<'_>,
+    index: usize,
+) -> Option<&'r ObservedResource> {
+    let resources = &request.observed.resources;
+    if let Some(o) = resources.get(&t.name) {
+        return Some(o);
+    }
+    if t.named {
+        return None;
+    }
+    let r = xr
+        .get("spec")?
+        .get("resourceRefs")?
+        .as_array()?
+        .get(index)?;
+    let field = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+    let name = field(r, "name");
+    if name.is_empty() {
+        return None;
+    }
+    resources.values().find(|o| {
+        metadata::meta_str(&o.resource, "name") == name
+            && field(&o.resource, "kind") == field(r, "kind")
+            && field(&o.resource, "apiVersion") == field(r, "apiVersion")
+    })
 }
