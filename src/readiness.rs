@@ -170,21 +170,19 @@ pub(crate) fn set_ready_condition(
     }
     let Value::Array(list) = conds else { return };
     let new = Value::Object(c);
+    // `SetConditions`: an equal condition (type, status, reason, message) is
+    // kept as it is, timestamp included; a different one is replaced.
+    let same = |a: &Value, b: &Value| {
+        ["type", "status", "reason", "message"]
+            .iter()
+            .all(|k| a.get(k) == b.get(k))
+    };
     match list
         .iter_mut()
         .find(|x| x.get("type").and_then(Value::as_str) == Some("Ready"))
     {
-        Some(existing) => {
-            // Crossplane keeps the old transition time when the status did not change.
-            let same = existing.get("status") == new.get("status");
-            let old_time = existing.get("lastTransitionTime").cloned();
-            *existing = new;
-            if let (true, Some(t), Value::Object(m)) = (same, old_time, existing)
-                && now.is_some()
-            {
-                m.insert("lastTransitionTime".into(), t);
-            }
-        }
+        Some(existing) if same(existing, &new) => {}
+        Some(existing) => *existing = new,
         None => list.push(new),
     }
 }
