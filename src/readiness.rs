@@ -113,12 +113,32 @@ pub(crate) fn condition_status<'a>(obj: &'a Value, t: &str) -> &'a str {
         Some(Value::Array(a)) => a,
         Some(_) => return "",
     };
+    if !conds.iter().all(decodable) {
+        return "";
+    }
     for c in conds {
         if c.get("type").and_then(Value::as_str) == Some(t) {
             return c.get("status").and_then(Value::as_str).unwrap_or("");
         }
     }
     "Unknown"
+}
+
+/// Whether a condition decodes into Crossplane's `Condition` type: string
+/// fields, and a `lastTransitionTime` that is RFC 3339 (or null).
+fn decodable(c: &Value) -> bool {
+    let Some(m) = c.as_object() else {
+        return c.is_null();
+    };
+    let strings_ok = ["type", "status", "reason", "message"]
+        .iter()
+        .all(|k| matches!(m.get(*k), None | Some(Value::Null | Value::String(_))));
+    let time_ok = match m.get("lastTransitionTime") {
+        None | Some(Value::Null) => true,
+        Some(Value::String(s)) => crate::compose::is_rfc3339(s),
+        Some(_) => false,
+    };
+    strings_ok && time_ok
 }
 
 /// Crossplane's "Unready resources" list: sorted, at most three named.

@@ -227,7 +227,7 @@ fn decode_observed(d: Dec, v: &Value) -> Result<Observed> {
 
 /// An RFC 3339 time as Kubernetes writes a `metav1.Time`: UTC, whole seconds
 /// (`2024-01-01T00:00:00Z`). `None` when `t` is not RFC 3339.
-fn rfc3339_utc(t: &str) -> Option<String> {
+pub(crate) fn rfc3339_utc(t: &str) -> Option<String> {
     let b = t.as_bytes();
     let num = |r: std::ops::Range<usize>| -> Option<i64> {
         let s = t.get(r)?;

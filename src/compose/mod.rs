@@ -374,6 +374,11 @@ fn merge_patch(target: &mut Value, patch: &Value) {
     }
 }
 
+/// Whether `s` is an RFC 3339 time (as `metav1.Time` decodes it).
+pub(crate) fn is_rfc3339(s: &str) -> bool {
+    input::rfc3339_utc(s).is_some()
+}
+
 /// Fatal errors carry the `Render` kind even when a NotFound caused them.
 pub(crate) fn fatal(e: Error) -> Error {
     if e.is_not_found() {
