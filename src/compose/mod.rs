@@ -147,13 +147,13 @@ pub fn render(request: &Request) -> Result<Output> {
         .and_then(Value::as_str)
         == Some("Pipeline");
     let sem = plan_sem(is_pipeline);
+    // A paused XR is left exactly as it is: the reconciler stops before configuring it.
+    if metadata::meta_entry(&request.xr, "annotations", metadata::ANNOTATION_PAUSED) == "true" {
+        return Ok(paused(request.xr.clone(), request.options.trace));
+    }
     let mut xr = request.xr.clone();
     metadata::ensure_composite_label(&mut xr);
     metadata::default_connection_secret_ref(&mut xr, &request.composition)?;
-
-    if metadata::meta_entry(&xr, "annotations", metadata::ANNOTATION_PAUSED) == "true" {
-        return Ok(paused(xr, request.options.trace));
-    }
 
     let plan = input::decode_composition(&request.composition, sem)?;
 
