@@ -42,8 +42,16 @@ fn every_golden_fixture_renders_identically_through_wasmtime() {
         let (code, out, err) = run(xprender()
             .args(["render", "--output", "json", "--request"])
             .arg(request));
+        // A request the engine rejects, or an Output with a Fatal result, is a failed render.
         let is_error = native.starts_with("{\"error\":");
-        let (want_code, got) = if is_error { (1, err) } else { (0, out) };
+        let fatal = expected["results"]
+            .as_array()
+            .is_some_and(|r| r.iter().any(|r| r["severity"] == "Fatal"));
+        let (want_code, got) = match (is_error, fatal) {
+            (true, _) => (1, err),
+            (false, true) => (1, out),
+            (false, false) => (0, out),
+        };
         let got = got.strip_suffix('\n').unwrap_or(&got).to_owned();
         let case = request
             .parent()
