@@ -284,3 +284,51 @@ fn module_cache_is_reused_and_repaired() {
         "{err}"
     );
 }
+
+#[test]
+fn module_cache_keeps_the_newest_entries() {
+    let dir = temp_dir("cache-prune");
+    let cache = dir.join("cache");
+    std::fs::create_dir_all(&cache).unwrap();
+    let old = std::time::SystemTime::now() - Duration::from_secs(3600);
+    for i in 0..20 {
+        let p = cache.join(format!("old-{i:02}.cwasm"));
+        std::fs::write(&p, "stale").unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&p)
+            .unwrap()
+            .set_modified(old + Duration::from_secs(i))
+            .unwrap();
+    }
+    write(&cache, "notes.txt", "not an entry");
+    let (xr, comp) = inputs(&dir);
+    let echo = common::echo_engine(&dir);
+    let (code, _, err) = run(xprender()
+        .env("XPRENDER_CACHE_DIR", &cache)
+        .arg("render")
+        .arg(&xr)
+        .arg(&comp)
+        .args(["--output", "json", "--engine"])
+        .arg(&echo));
+    assert_eq!(code, 0, "{err}");
+    let names: Vec<String> = cache_entries(&cache)
+        .iter()
+        .map(|p| p.file_name().unwrap().to_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(names.len(), 17, "{names:?}");
+    assert!(names.contains(&"notes.txt".to_owned()));
+    assert!(
+        !names.contains(&"old-04.cwasm".to_owned()),
+        "the oldest go first: {names:?}"
+    );
+    assert!(
+        names.contains(&"old-05.cwasm".to_owned()) && names.contains(&"old-19.cwasm".to_owned()),
+        "{names:?}"
+    );
+    assert_eq!(
+        names.iter().filter(|n| n.contains("-wasmtime")).count(),
+        1,
+        "the new entry stays"
+    );
+}

@@ -52,15 +52,21 @@ pub(crate) fn load(
     };
     let entry = dir.join(entry_name(engine, wasm));
     if let Some(module) = read_entry(engine, &entry) {
+        // Pruning drops the least recently used entries: mark this one used.
+        let _ = fs::File::options()
+            .write(true)
+            .open(&entry)
+            .and_then(|f| f.set_modified(std::time::SystemTime::now()));
         return Ok((module, Source::Cache));
     }
     let module = compile(engine, wasm)?;
     // A cache that cannot be written only costs speed; the render goes on.
-    if let Err(e) = write_entry(&module, dir, &entry) {
-        eprintln!(
+    match write_entry(&module, dir, &entry) {
+        Ok(()) => prune(dir, &entry),
+        Err(e) => eprintln!(
             "warning: cannot write the module cache {}: {e:#}",
             entry.display()
-        );
+        ),
     }
     Ok((module, Source::Compiled))
 }
@@ -111,6 +117,29 @@ fn write_entry(module: &Module, dir: &Path, entry: &Path) -> anyhow::Result<()> 
         let _ = fs::remove_file(&tmp);
     }
     Ok(result?)
+}
+
+/// Entries kept per cache directory; every engine build (and `--engine` module) adds one.
+const MAX_ENTRIES: usize = 16;
+
+/// Removes the least recently used entries beyond `MAX_ENTRIES`, never `keep`.
+fn prune(dir: &Path, keep: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<(std::time::SystemTime, PathBuf)> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "cwasm") && p != keep)
+        .filter_map(|p| Some((fs::metadata(&p).ok()?.modified().ok()?, p)))
+        .collect();
+    if entries.len() < MAX_ENTRIES {
+        return;
+    }
+    entries.sort();
+    for (_, p) in &entries[..=entries.len() - MAX_ENTRIES] {
+        let _ = fs::remove_file(p);
+    }
 }
 
 fn unique() -> u128 {
