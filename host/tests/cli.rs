@@ -822,3 +822,64 @@ fn raw_requests_print_the_yaml_stream_too() {
     assert_eq!(code, 0);
     assert_eq!(out, format!("{doc}\n"));
 }
+
+#[test]
+fn the_example_renders_with_the_bundled_engine() {
+    let (code, out, err) = run(xprender()
+        .arg("render")
+        .arg(example("xr.yaml"))
+        .arg(example("composition.yaml"))
+        .arg("--observed-resources")
+        .arg(example("observed.yaml")));
+    assert_eq!(code, 0, "{err}");
+    let names: Vec<&str> = out
+        .lines()
+        .filter_map(|l| {
+            l.trim()
+                .strip_prefix("crossplane.io/composition-resource-name: ")
+        })
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "security-group",
+            "subnet-group",
+            "parameter-group",
+            "instance",
+            "backup-bucket",
+            "app-config"
+        ],
+        "every composed resource, in Composition order: {out}"
+    );
+    assert!(
+        out.starts_with(
+            "---\napiVersion: platform.example.org/v1alpha1\nkind: XPostgreSQLInstance\n"
+        ),
+        "{out}"
+    );
+    // ToCompositeFieldPath and CombineToComposite read the observed instance.
+    assert!(
+        out.contains("  endpoint: orders-db-k7m2p.c9akciq32.eu-west-1.rds.amazonaws.com:5432\n"),
+        "{out}"
+    );
+
+    // Paused: a notice, nothing on stdout.
+    let dir = temp_dir("example-paused");
+    let xr = std::fs::read_to_string(example("xr.yaml"))
+        .unwrap()
+        .replace(
+            "  labels:\n",
+            "  annotations:\n    crossplane.io/paused: \"true\"\n  labels:\n",
+        );
+    let xr = write(&dir, "xr.yaml", &xr);
+    let (code, out, err) = run(xprender()
+        .arg("render")
+        .arg(&xr)
+        .arg(example("composition.yaml")));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert_eq!(
+        err,
+        "notice: the XR is paused (annotation crossplane.io/paused: \"true\"): Crossplane does not compose it, so nothing is rendered\n"
+    );
+}

@@ -153,7 +153,12 @@ pub(crate) fn run(args: &RenderArgs) -> anyhow::Result<ExitCode> {
     {
         eprint!("{}", trace::render(t, color));
     }
-    let fatal = report_results(&doc, args.output == OutputFormat::Yaml, color);
+    // A paused XR gets the notice below instead of the engine's result saying the same.
+    let fatal = report_results(
+        &doc,
+        args.output == OutputFormat::Yaml && !plan.paused,
+        color,
+    );
 
     let mut stdout = std::io::stdout().lock();
     match args.output {
