@@ -2,6 +2,7 @@
 
 mod cli;
 mod commands;
+mod xpkg;
 
 use std::process::ExitCode;
 
