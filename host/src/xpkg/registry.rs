@@ -39,6 +39,12 @@ pub(crate) fn parse_reference(s: &str) -> Result<Reference> {
 /// Credentials for a registry from the Docker config (`$DOCKER_CONFIG` or `~/.docker`).
 fn credentials(registry: &str) -> Result<RegistryAuth> {
     use docker_credential::{CredentialRetrievalError as E, DockerCredential};
+    let dir = std::env::var_os("DOCKER_CONFIG")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".docker")));
+    if !dir.is_some_and(|d| d.join("config.json").is_file()) {
+        return Ok(RegistryAuth::Anonymous);
+    }
     let server = if registry == "index.docker.io" || registry == "docker.io" {
         "https://index.docker.io/v1/"
     } else {
