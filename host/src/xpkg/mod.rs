@@ -205,3 +205,58 @@ pub(crate) fn collect_package_yaml(dir: &Path) -> Result<String> {
         .map_err(|e| anyhow!("{e} (in the package built from {})", dir.display()))?;
     Ok(stream)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn data(p: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/xpkg")
+            .join(p)
+    }
+
+    #[test]
+    fn built_packages_load_back() {
+        for (dir, version) in [("configuration", "v1.2.3"), ("provider", "v0.1.0")] {
+            let stream = collect_package_yaml(&data(dir)).unwrap();
+            let t = tempfile::tempdir().unwrap();
+            let file = t.path().join("p.xpkg");
+            std::fs::write(&file, layout::build_package(stream.as_bytes()).unwrap()).unwrap();
+            let loaded = open_file(&file, &Options::default()).unwrap();
+            let Content::Xpkg(p) = loaded.content else {
+                panic!("{dir}: not an xpkg")
+            };
+            let mut want: Value = serde_json::from_str(
+                &std::fs::read_to_string(data(dir).join("inspect.json")).unwrap(),
+            )
+            .unwrap();
+            assert_eq!(
+                want.as_object_mut().unwrap().remove("version"),
+                Some(Value::from(version))
+            );
+            assert_eq!(package::summary(&p), want, "{dir}");
+        }
+    }
+
+    #[test]
+    fn build_refuses_what_is_not_a_package() {
+        let t = tempfile::tempdir().unwrap();
+        assert!(
+            collect_package_yaml(t.path())
+                .unwrap_err()
+                .to_string()
+                .contains("no YAML files")
+        );
+        std::fs::write(
+            t.path().join("a.yaml"),
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n",
+        )
+        .unwrap();
+        let e = collect_package_yaml(t.path()).unwrap_err().to_string();
+        assert!(e.contains("package.yaml has no meta object"), "{e}");
+        std::fs::write(t.path().join("b.yml"), "a: [\n").unwrap();
+        let e = collect_package_yaml(t.path()).unwrap_err().to_string();
+        assert!(e.contains("b.yml is not a valid YAML stream: line "), "{e}");
+    }
+}
