@@ -795,3 +795,115 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) {
         }
     }
 }
+
+/// A loopback front for the registry that demands a bearer token, as public registries do:
+/// `401` with a `Bearer` challenge without one, a token endpoint that hands one out
+/// anonymously, and authorized GET/HEAD requests forwarded to the registry.
+struct TokenFront {
+    port: u16,
+    tokens_issued: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl TokenFront {
+    fn start(backend: u16) -> Self {
+        use std::io::{BufRead as _, BufReader};
+        use std::sync::atomic::Ordering;
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let tokens_issued = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let issued = tokens_issued.clone();
+        std::thread::spawn(move || {
+            for conn in listener.incoming() {
+                let Ok(mut conn) = conn else { continue };
+                let issued = issued.clone();
+                std::thread::spawn(move || {
+                    let mut reader = BufReader::new(conn.try_clone().unwrap());
+                    let mut head = Vec::new();
+                    loop {
+                        let mut line = String::new();
+                        if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                            break;
+                        }
+                        head.push(line);
+                    }
+                    let Some(request_line) = head.first() else {
+                        return;
+                    };
+                    let path = request_line
+                        .split_whitespace()
+                        .nth(1)
+                        .unwrap_or("")
+                        .to_owned();
+                    let authorized = head.iter().any(|h| {
+                        h.to_ascii_lowercase()
+                            .starts_with("authorization: bearer anon-token")
+                    });
+                    let reply = |conn: &mut TcpStream, status: &str, extra: &str, body: &str| {
+                        let _ = write!(
+                            conn,
+                            "HTTP/1.1 {status}\r\n{extra}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                            body.len()
+                        );
+                    };
+                    if path.starts_with("/token?") {
+                        if !path.contains("scope=repository%3Aorg%2Fpublic%3Apull")
+                            && !path.contains("scope=repository:org/public:pull")
+                        {
+                            return reply(&mut conn, "400 Bad Request", "", "bad scope");
+                        }
+                        issued.fetch_add(1, Ordering::SeqCst);
+                        return reply(
+                            &mut conn,
+                            "200 OK",
+                            "Content-Type: application/json\r\n",
+                            r#"{"token":"anon-token"}"#,
+                        );
+                    }
+                    if !authorized {
+                        let challenge = format!(
+                            "Www-Authenticate: Bearer realm=\"http://127.0.0.1:{port}/token\",service=\"test\"\r\n"
+                        );
+                        return reply(&mut conn, "401 Unauthorized", &challenge, "{}");
+                    }
+                    let Ok(mut upstream) = TcpStream::connect(("127.0.0.1", backend)) else {
+                        return;
+                    };
+                    let _ = write!(upstream, "{}", request_line);
+                    for h in head.iter().skip(1) {
+                        let lower = h.to_ascii_lowercase();
+                        if !lower.starts_with("connection:") && !lower.starts_with("authorization:")
+                        {
+                            let _ = write!(upstream, "{h}");
+                        }
+                    }
+                    let _ = write!(upstream, "Connection: close\r\n\r\n");
+                    let _ = std::io::copy(&mut upstream, &mut conn);
+                });
+            }
+        });
+        Self {
+            port,
+            tokens_issued,
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs docker-registry; scripts/suites/60-registry.sh runs them"]
+fn anonymous_bearer_token_flow() {
+    let reg = Registry::start();
+    let cli = Cli::new();
+    let (img, m) = Image::package(&format!("{CFG_META}---\n{COMP}"));
+    push_image(&cli, &reg, &img, &m, "org/public:v1");
+    let front = TokenFront::start(reg.port);
+    let reference = format!("127.0.0.1:{}/org/public:v1", front.port);
+    let before = reg.blob_gets();
+    assert_eq!(cli.inspect(&reference)["package"]["name"], "cfg");
+    assert!(
+        front
+            .tokens_issued
+            .load(std::sync::atomic::Ordering::SeqCst)
+            >= 1
+    );
+    assert_eq!(reg.blob_gets() - before, 1);
+}
