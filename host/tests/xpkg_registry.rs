@@ -907,3 +907,23 @@ fn anonymous_bearer_token_flow() {
     );
     assert_eq!(reg.blob_gets() - before, 1);
 }
+
+#[test]
+#[ignore = "needs docker-registry; scripts/suites/60-registry.sh runs them"]
+fn size_caps_are_flags() {
+    let reg = Registry::start();
+    let cli = Cli::new();
+    let (img, m) = Image::package(&format!("{CFG_META}---\n{COMP}"));
+    let r = push_image(&cli, &reg, &img, &m, "org/caps:v1");
+    let e = cli.fails(&["xpkg", "pull", &r, "--max-layer-size", "10"]);
+    assert!(
+        e.contains("over the limit of 10 bytes (--max-layer-size)"),
+        "{e}"
+    );
+    let e = cli.fails(&["xpkg", "pull", &r, "--max-unpacked-size", "100"]);
+    assert!(
+        e.contains("decompressed content exceeds the limit of 100 bytes"),
+        "{e}"
+    );
+    cli.ok(&["xpkg", "pull", &r]);
+}
