@@ -154,6 +154,20 @@ pub(crate) fn load_package_objects(reference: &str, opts: &Options) -> Result<Ve
     })
 }
 
+/// The package.yaml text of a validated package, for callers that parse YAML their own way
+/// (the render command reads it exactly as it reads Composition files).
+#[allow(dead_code)] // wired into the render command once it lands
+pub(crate) fn load_package_yaml(reference: &str, opts: &Options) -> Result<String> {
+    let (_, loaded) = pull(reference, opts)?;
+    match loaded.content {
+        Content::Xpkg(_) => {
+            let bytes = loaded.fs.read("package.yaml").unwrap_or_default();
+            Ok(String::from_utf8_lossy(bytes).into_owned())
+        }
+        Content::Legacy(_) => bail!("{reference} is a legacy package: it carries no package.yaml"),
+    }
+}
+
 /// A package.yaml stream from every YAML file under `dir` (sorted; hidden entries skipped),
 /// validated as a package.
 pub(crate) fn collect_package_yaml(dir: &Path) -> Result<String> {
