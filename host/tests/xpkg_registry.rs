@@ -927,3 +927,103 @@ fn size_caps_are_flags() {
     );
     cli.ok(&["xpkg", "pull", &r]);
 }
+
+#[test]
+#[ignore = "needs docker-registry; scripts/suites/60-registry.sh runs them"]
+fn render_from_a_pulled_package() {
+    let reg = Registry::start();
+    let cli = Cli::new();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let example = root.join("examples/platform-db");
+    let pkg = cli.home.path().join("pkg");
+    std::fs::create_dir_all(&pkg).unwrap();
+    for f in ["xrd.yaml", "composition.yaml"] {
+        std::fs::copy(example.join(f), pkg.join(f)).unwrap();
+    }
+    std::fs::write(
+        pkg.join("crossplane.yaml"),
+        CFG_META.replace("name: cfg", "name: platform-db"),
+    )
+    .unwrap();
+    let file = cli.home.path().join("platform-db.xpkg");
+    cli.ok(&[
+        "xpkg",
+        "build",
+        pkg.to_str().unwrap(),
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    let reference = format!("{}/org/platform-db:v1", reg.host());
+    cli.ok(&["xpkg", "push", file.to_str().unwrap(), &reference]);
+
+    let [xr, comp, xrd, observed, env] = [
+        "xr.yaml",
+        "composition.yaml",
+        "xrd.yaml",
+        "observed.yaml",
+        "environment.yaml",
+    ]
+    .map(|f| example.join(f).to_str().unwrap().to_owned());
+    let want = cli.ok(&[
+        "render",
+        &xr,
+        &comp,
+        "--xrd",
+        &xrd,
+        "--observed-resources",
+        &observed,
+        "--environment",
+        &env,
+    ]);
+    let from_package = [
+        "render",
+        &xr,
+        "--package",
+        &reference,
+        "--observed-resources",
+        &observed,
+        "--environment",
+        &env,
+    ];
+    assert_eq!(cli.ok(&from_package), want);
+    assert!(want.contains("kind: XPostgreSQLInstance"), "{want}");
+
+    // The XRD in the package supplies the default Composition; --composition overrides it.
+    let file = cli.home.path().join("cfg.xpkg");
+    cli.ok(&[
+        "xpkg",
+        "build",
+        data("configuration").to_str().unwrap(),
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    let reference = format!("{}/org/cfg:v1", reg.host());
+    cli.ok(&["xpkg", "push", file.to_str().unwrap(), &reference]);
+    let xr = data("xr-postgres.yaml");
+    let small = cli.ok(&["render", xr.to_str().unwrap(), "--package", &reference]);
+    assert!(
+        small.contains("instanceClass: db.t3.micro") && small.contains("allocatedStorage: 20"),
+        "{small}"
+    );
+    let large = cli.ok(&[
+        "render",
+        xr.to_str().unwrap(),
+        "--package",
+        &reference,
+        "--composition",
+        "postgres-large",
+    ]);
+    assert!(large.contains("instanceClass: db.m5.large"), "{large}");
+    let e = cli.fails(&[
+        "render",
+        xr.to_str().unwrap(),
+        "--package",
+        &reference,
+        "--composition",
+        "nope",
+    ]);
+    assert!(
+        e.contains("no Composition named \"nope\" (found: \"postgres-small\", \"postgres-large\")"),
+        "{e}"
+    );
+}

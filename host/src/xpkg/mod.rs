@@ -145,7 +145,7 @@ pub(crate) fn open_file(path: &Path, opts: &Options) -> Result<Loaded> {
 
 /// The objects of a package's package.yaml (meta, XRDs, Compositions, CRDs...), in stream
 /// order; for a legacy package, its CRDs as installed. Used by `render --package`.
-#[allow(dead_code)] // wired into the render command once it lands
+#[allow(dead_code)] // library entry point; the render command reads the text instead
 pub(crate) fn load_package_objects(reference: &str, opts: &Options) -> Result<Vec<Value>> {
     let (_, loaded) = pull(reference, opts)?;
     Ok(match loaded.content {
@@ -154,17 +154,25 @@ pub(crate) fn load_package_objects(reference: &str, opts: &Options) -> Result<Ve
     })
 }
 
-/// The package.yaml text of a validated package, for callers that parse YAML their own way
-/// (the render command reads it exactly as it reads Composition files).
-#[allow(dead_code)] // wired into the render command once it lands
+/// The package.yaml text of a validated package pulled from a registry, for callers that
+/// parse YAML their own way (the render command reads it exactly as it reads Composition files).
 pub(crate) fn load_package_yaml(reference: &str, opts: &Options) -> Result<String> {
     let (_, loaded) = pull(reference, opts)?;
+    package_yaml_text(loaded, reference)
+}
+
+/// [`load_package_yaml`] for a package file written by `xpkg build`.
+pub(crate) fn file_package_yaml(path: &Path, opts: &Options) -> Result<String> {
+    package_yaml_text(open_file(path, opts)?, &path.display().to_string())
+}
+
+fn package_yaml_text(loaded: Loaded, what: &str) -> Result<String> {
     match loaded.content {
         Content::Xpkg(_) => {
             let bytes = loaded.fs.read("package.yaml").unwrap_or_default();
             Ok(String::from_utf8_lossy(bytes).into_owned())
         }
-        Content::Legacy(_) => bail!("{reference} is a legacy package: it carries no package.yaml"),
+        Content::Legacy(_) => bail!("{what} is a legacy package: it carries no package.yaml"),
     }
 }
 
