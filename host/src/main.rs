@@ -16,6 +16,7 @@ mod io;
 mod runtime;
 mod select;
 mod trace;
+mod xpkg;
 
 use std::process::ExitCode;
 
