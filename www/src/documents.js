@@ -39,8 +39,9 @@ export function parseYaml(text) {
   return { docs, problems };
 }
 
+/** The message without yaml's own position suffix (the editor and status bar say where). */
 function firstLine(s) {
-  return String(s).split('\n')[0];
+  return String(s).split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
 }
 
 /** A problem of a document that is not a YAML error (wrong shape), marked on the whole text. */
@@ -68,7 +69,13 @@ export function buildRequest({ xr, composition, observed }, semantics) {
     }
   }
   const resources = {};
+  let environment;
   parsed.observed.docs.forEach((doc, i) => {
+    // An EnvironmentConfig among the observed documents is the render's environment.
+    if (isObject(doc) && doc.kind === 'EnvironmentConfig') {
+      environment = { ...environment, ...(isObject(doc.data) ? doc.data : {}) };
+      return;
+    }
     const name = isObject(doc) ? doc.metadata?.annotations?.[RESOURCE_NAME] : undefined;
     if (typeof name !== 'string') {
       problems.observed.push({
@@ -87,7 +94,7 @@ export function buildRequest({ xr, composition, observed }, semantics) {
   const request = {
     xr: parsed.xr.docs[0],
     composition: parsed.composition.docs[0],
-    observed: { resources },
+    observed: environment === undefined ? { resources } : { resources, environment },
     options,
   };
   return { request, problems };

@@ -1,0 +1,181 @@
+// The playground in real headless Chromium: opens the built page (www/dist), loads an example,
+// edits the XR and sees the composed resource change, opens the explain trace, breaks the YAML and
+// sees the error marker. Measures navigation → first output, keystroke → output and the engine's
+// gzip size; saves screenshots under target/.
+import assert from 'node:assert/strict';
+import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { dirname, extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { after, before, test } from 'node:test';
+
+import { chromium } from 'playwright-core';
+
+const www = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const dist = join(www, 'dist');
+const artifacts = join(www, '..', 'target');
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+// Closed network: no background traffic, no first-run work (see docs in shared infra notes).
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+/** The example the test drives; it must stay in examples/. */
+const EXAMPLE = 'object-storage';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+};
+
+let server;
+let browser;
+let base;
+const figures = {};
+
+before(async () => {
+  assert.ok(existsSync(join(dist, 'index.html')), 'www/dist is missing: run npm run build in www/');
+  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium`);
+  server = createServer((req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    let file = join(dist, path);
+    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
+    if (!file.startsWith(dist) || !existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    createReadStream(file).pipe(res);
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  base = `http://127.0.0.1:${server.address().port}/`;
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  mkdirSync(artifacts, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await new Promise((ok) => (server ? server.close(ok) : ok()));
+  if (Object.keys(figures).length) {
+    writeFileSync(join(artifacts, 'playground-metrics.json'), `${JSON.stringify(figures, null, 2)}\n`);
+  }
+});
+
+test('the engine wasm in www/dist is at most 150 KB gzipped', () => {
+  const wasm = readdirSync(join(dist, 'assets')).filter((f) => f.endsWith('.wasm'));
+  assert.equal(wasm.length, 1, `one engine wasm expected, found ${wasm}`);
+  const bytes = readFileSync(join(dist, 'assets', wasm[0]));
+  const gz = gzipSync(bytes, { level: 9 }).length;
+  figures.wasmBytes = bytes.length;
+  figures.wasmGzipBytes = gz;
+  console.log(`engine wasm: ${bytes.length} bytes, ${gz} bytes gzipped`);
+  assert.ok(gz <= 150_000, `engine wasm gzip ${gz} bytes > 150 KB`);
+});
+
+/** The text of a CodeMirror editor inside the element with this id. */
+function editorText(page, id) {
+  return page.$eval(`#${id} .cm-content`, (el) => [...el.querySelectorAll('.cm-line')].map((l) => l.textContent).join('\n'));
+}
+
+async function waitForEditorText(page, id, needle) {
+  await page.waitForFunction(
+    ([id, needle]) => document.querySelector(`#${id} .cm-content`)?.textContent.includes(needle),
+    [id, needle],
+    { timeout: 10_000 },
+  );
+}
+
+test('the playground renders, explains and marks errors in Chromium', async () => {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+
+  // A person opening the page sees a rendered example without any action.
+  await page.goto(base);
+  await page.waitForFunction(() => window.__xprender?.firstOutputAt !== null, null, { timeout: 10_000 });
+  const first = await page.evaluate(() => window.__xprender.firstOutputAt);
+  figures.navigationToFirstOutputMs = Math.round(first);
+  console.log(`navigation → first output: ${first.toFixed(1)} ms`);
+  assert.ok(first <= 500, `first output after ${first} ms > 500 ms`);
+  assert.match(await editorText(page, 'out-resources'), /kind: /);
+
+  // Load the example from the gallery.
+  await page.selectOption('#example', EXAMPLE);
+  await waitForEditorText(page, 'out-resources', 'kind: Bucket');
+  await waitForEditorText(page, 'out-resources', 'region: eu-west-1');
+
+  // Edit the XR by keystrokes: region eu → us; the map transform makes it us-east-1.
+  await page.locator('#xr .cm-line', { hasText: 'region: eu' }).click();
+  await page.keyboard.press('End');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type('u');
+  // Let the edits settle, then time the last keystroke on its own.
+  await page.waitForTimeout(300);
+  const before = await page.evaluate(() => ({ n: window.__xprender.renders.length, t: performance.now() }));
+  await page.keyboard.type('s');
+  await waitForEditorText(page, 'out-resources', 'region: us-east-1');
+  const last = await page.evaluate((n) => window.__xprender.renders.slice(n), before.n);
+  assert.ok(last.length >= 1, 'no render after the keystroke');
+  const renderMs = Math.max(...last.map((r) => r.ms));
+  const wallMs = last.at(-1).at - before.t;
+  figures.keystrokeRenderMs = Number(renderMs.toFixed(2));
+  figures.keystrokeToOutputMs = Math.round(wallMs);
+  console.log(`keystroke → updated output: render ${renderMs.toFixed(2)} ms, ${wallMs.toFixed(1)} ms wall (30 ms debounce included)`);
+  assert.ok(renderMs <= 16, `render took ${renderMs} ms > 16 ms`);
+
+  // Typical render time over a few more edits.
+  const samples = [];
+  for (const ch of ['x', 'Backspace', 'y', 'Backspace']) {
+    const n = await page.evaluate(() => window.__xprender.renders.length);
+    await page.keyboard.press(ch);
+    await page.waitForFunction((n) => window.__xprender.renders.length > n, n);
+    samples.push(await page.evaluate(() => window.__xprender.renders.at(-1).ms));
+  }
+  figures.renderMsSamples = samples.map((s) => Number(s.toFixed(2)));
+  console.log(`render times of further edits: ${figures.renderMsSamples.join(', ')} ms`);
+
+  // The explain trace: entries for the patches; clicking one highlights it in the Composition.
+  await page.click('nav [data-tab="trace"]');
+  const entries = page.locator('#trace li');
+  assert.ok((await entries.count()) > 1, 'no trace entries');
+  const entry = entries.filter({ hasText: 'versioning' }).first();
+  await entry.click();
+  await page.waitForSelector('#composition .cm-patch-highlight', { timeout: 5_000 });
+  const highlighted = await page.$$eval('#composition .cm-patch-highlight', (els) => els.map((e) => e.textContent).join(''));
+  assert.ok(highlighted.length > 0, 'empty patch highlight');
+  await page.screenshot({ path: join(artifacts, 'playground-e2e-trace.png') });
+
+  // Break the XR's YAML: an error marker, the position in the status, the last output dimmed.
+  await page.locator('#xr .cm-line', { hasText: 'retentionDays' }).click();
+  await page.keyboard.press('End');
+  await page.keyboard.type('\nbroken: [');
+  await page.waitForSelector('#xr .cm-lintRange-error', { timeout: 5_000 });
+  await page.waitForSelector('#outputs.stale');
+  assert.match(await page.textContent('#status'), /^xr: document 1, line \d+, column \d+: /);
+  assert.match(await editorText(page, 'out-resources'), /region: us-east-1/, 'last good output kept');
+  await page.click('nav [data-tab="resources"]');
+  await page.screenshot({ path: join(artifacts, 'playground-e2e.png') });
+
+  // Share state: the fragment restores the broken document in a fresh page.
+  await page.waitForFunction(() => location.hash.length > 10);
+  const url = page.url();
+  const again = await browser.newPage();
+  await again.goto(url);
+  await waitForEditorText(again, 'xr', 'broken: [');
+  await again.close();
+
+  assert.deepStrictEqual(errors, [], 'page errors');
+  await page.close();
+});

@@ -1,0 +1,142 @@
+// The YAML side of the playground: parsing like kubectl, building the request, finding patches.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import {
+  buildRequest,
+  connectionRows,
+  downloadYaml,
+  locatePatch,
+  outputYaml,
+  parseYaml,
+} from '../../src/documents.js';
+
+test('parseYaml reads YAML 1.1 scalars as kubectl does', () => {
+  const { docs, problems } = parseYaml('a: yes\nb: off\nc: 0777\nd: "yes"\ne: 1.0\n');
+  assert.deepStrictEqual(problems, []);
+  assert.deepStrictEqual(docs, [{ a: true, b: false, c: 511, d: 'yes', e: 1 }]);
+});
+
+test('parseYaml reports document, line and column of an error', () => {
+  const { docs, problems } = parseYaml('a: 1\n---\nb: [1, 2\nc: 3\n');
+  assert.deepStrictEqual(docs, [{ a: 1 }]);
+  assert.ok(problems.length > 0);
+  assert.equal(problems[0].doc, 2);
+  assert.equal(problems[0].severity, 'error');
+  assert.ok(problems[0].line >= 3, `line ${problems[0].line}`);
+  assert.ok(problems[0].to > problems[0].from);
+});
+
+test('parseYaml flags duplicate keys', () => {
+  const { problems } = parseYaml('a: 1\na: 2\n');
+  assert.equal(problems[0]?.severity, 'error');
+  assert.match(problems[0].message, /unique/i);
+});
+
+const XR = 'apiVersion: x/v1\nkind: X\nmetadata:\n  name: x\n';
+const COMP = `apiVersion: apiextensions.crossplane.io/v1
+kind: Composition
+spec:
+  resources:
+    - name: a
+      base: {kind: A}
+      patches:
+        - fromFieldPath: spec.x
+          toFieldPath: spec.y
+        - type: ToCompositeFieldPath
+          fromFieldPath: status.z
+          toFieldPath: status.z
+    - base: {kind: B}
+      patches:
+        - fromFieldPath: spec.q
+`;
+
+test('buildRequest matches observed documents by annotation and sets the options', () => {
+  const observed = `kind: A
+metadata:
+  annotations:
+    crossplane.io/composition-resource-name: a
+---
+kind: EnvironmentConfig
+data: {tier: gold}
+`;
+  const { request, problems } = buildRequest({ xr: XR, composition: COMP, observed }, 'function');
+  assert.deepStrictEqual(problems, { xr: [], composition: [], observed: [] });
+  assert.deepStrictEqual(Object.keys(request.observed.resources), ['a']);
+  assert.deepStrictEqual(request.observed.environment, { tier: 'gold' });
+  assert.deepStrictEqual(request.options, { trace: true, semantics: 'function' });
+  assert.equal(request.xr.metadata.name, 'x');
+  assert.deepStrictEqual(buildRequest({ xr: XR, composition: COMP, observed: '' }, 'auto').request.options, {
+    trace: true,
+  });
+});
+
+test('buildRequest refuses broken or misshapen inputs and says where', () => {
+  const broken = buildRequest({ xr: 'a: [', composition: COMP, observed: '' }, 'auto');
+  assert.equal(broken.request, null);
+  assert.equal(broken.problems.xr[0].severity, 'error');
+
+  const two = buildRequest({ xr: `${XR}---\n${XR}`, composition: COMP, observed: '' }, 'auto');
+  assert.equal(two.request, null);
+  assert.match(two.problems.xr[0].message, /exactly one YAML object, found 2/);
+
+  const scalar = buildRequest({ xr: XR, composition: 'just text', observed: '' }, 'auto');
+  assert.equal(scalar.request, null);
+
+  const unnamed = buildRequest({ xr: XR, composition: COMP, observed: 'kind: A\n' }, 'auto');
+  assert.notEqual(unnamed.request, null, 'a warning does not stop the render');
+  assert.equal(unnamed.problems.observed[0].severity, 'warning');
+});
+
+test('locatePatch finds a patch by template name (or index) and patch index', () => {
+  const at = locatePatch(COMP, 'a', 1);
+  assert.ok(COMP.slice(at.from, at.to).startsWith('type: ToCompositeFieldPath'));
+  const unnamed = locatePatch(COMP, '1', 0);
+  assert.ok(COMP.slice(unnamed.from, unnamed.to).startsWith('fromFieldPath: spec.q'));
+  const whole = locatePatch(COMP, 'a', undefined);
+  assert.ok(COMP.slice(whole.from, whole.to).startsWith('name: a'));
+  assert.equal(locatePatch(COMP, 'missing', 0), null);
+  assert.equal(locatePatch('a: [', 'a', 0), null);
+});
+
+test('locatePatch looks into Pipeline steps', () => {
+  const pipeline = `spec:
+  mode: Pipeline
+  pipeline:
+    - step: pt
+      input:
+        resources:
+          - name: r
+            patches:
+              - fromFieldPath: a
+              - fromFieldPath: b
+`;
+  const at = locatePatch(pipeline, 'r', 1);
+  assert.equal(pipeline.slice(at.from, at.to).trim(), 'fromFieldPath: b');
+});
+
+const OUTPUT = {
+  composite: { kind: 'X', status: { z: 1 } },
+  resources: { a: { resource: { kind: 'A' }, ready: true }, b: { resource: { kind: 'B' }, ready: false } },
+  connectionDetails: { user: 'YWRtaW4=', blob: '/w==' },
+  ready: false,
+  results: [],
+};
+
+test('outputYaml and downloadYaml write every resource', () => {
+  const y = outputYaml(OUTPUT);
+  assert.equal(y.resources, '# a (ready: true)\nkind: A\n---\n# b (ready: false)\nkind: B\n');
+  assert.equal(y.composite, 'kind: X\nstatus:\n  z: 1\n');
+  assert.equal(downloadYaml(OUTPUT), 'kind: X\nstatus:\n  z: 1\n---\nkind: A\n---\nkind: B\n');
+});
+
+test('connectionRows decodes UTF-8 values and keeps binary ones in base64', () => {
+  assert.deepStrictEqual(connectionRows(OUTPUT.connectionDetails, false), [
+    { key: 'user', value: 'YWRtaW4=', binary: false },
+    { key: 'blob', value: '/w==', binary: false },
+  ]);
+  assert.deepStrictEqual(connectionRows(OUTPUT.connectionDetails, true), [
+    { key: 'user', value: 'admin', binary: false },
+    { key: 'blob', value: '/w==', binary: true },
+  ]);
+});
