@@ -2,6 +2,9 @@
 // request out, and the way back from an engine error to the patch at fault in the source.
 import { parseAllDocuments, parseDocument, stringify, isSeq, isMap } from 'yaml';
 
+import { traceTarget } from './trace.js';
+import { locationKey } from './view.js';
+
 /** YAML 1.1 like kubectl (yes/no/on/off booleans, 0777 octals, << merge keys). */
 const PARSE = { version: '1.1', prettyErrors: true, uniqueKeys: true };
 
@@ -105,37 +108,65 @@ function isObject(v) {
 }
 
 /**
- * Where a patch is in the Composition's text: { from, to } or null.
+ * A finder of patches in the Composition's text: (resource, patchIndex) → { from, to } or null.
  * Classic compositions list templates under spec.resources; Pipelines under each step's
- * input.resources. Templates match by name, or by index when unnamed.
+ * input.resources. Templates match by name, or by index when unnamed; without a patch index the
+ * whole template is found. Patch indexes count patches as the engine applies them, with each
+ * PatchSet reference replaced by its set's patches (found in the set itself).
  */
-export function locatePatch(compositionText, resource, patchIndex) {
+export function patchLocator(compositionText) {
   let doc;
   try {
     doc = parseDocument(compositionText, PARSE);
   } catch {
-    return null;
+    return () => null;
   }
-  if (doc.errors.length) return null;
-  const lists = [doc.getIn(['spec', 'resources'], true)];
+  if (doc.errors.length) return () => null;
+  const scopes = [{ resources: doc.getIn(['spec', 'resources'], true), sets: doc.getIn(['spec', 'patchSets'], true) }];
   const pipeline = doc.getIn(['spec', 'pipeline'], true);
   if (isSeq(pipeline)) {
     for (const step of pipeline.items) {
-      if (isMap(step)) lists.push(step.getIn(['input', 'resources'], true));
+      if (!isMap(step)) continue;
+      scopes.push({ resources: step.getIn(['input', 'resources'], true), sets: step.getIn(['input', 'patchSets'], true) });
     }
   }
-  for (const list of lists) {
-    if (!isSeq(list)) continue;
-    for (const [i, tmpl] of list.items.entries()) {
-      if (!isMap(tmpl)) continue;
-      const name = tmpl.get('name');
-      if (name !== resource && !(name === undefined && String(i) === String(resource))) continue;
-      if (patchIndex === undefined || patchIndex === null) return range(tmpl);
-      const patch = tmpl.getIn(['patches', patchIndex], true);
-      return patch ? range(patch) : range(tmpl);
+  return (resource, patchIndex) => {
+    for (const { resources, sets } of scopes) {
+      if (!isSeq(resources)) continue;
+      for (const [i, tmpl] of resources.items.entries()) {
+        if (!isMap(tmpl)) continue;
+        const name = tmpl.get('name');
+        if (name !== resource && !(name === undefined && String(i) === String(resource))) continue;
+        if (patchIndex === undefined || patchIndex === null) return range(tmpl);
+        const patch = expandedPatches(tmpl.get('patches', true), sets)[patchIndex];
+        return range(patch ?? tmpl);
+      }
     }
+    return null;
+  };
+}
+
+/** A template's patch nodes in application order, PatchSet references expanded (one level, as upstream). */
+function expandedPatches(patches, sets) {
+  if (!isSeq(patches)) return [];
+  const out = [];
+  for (const p of patches.items) {
+    if (isMap(p) && p.get('type') === 'PatchSet') {
+      const set = isSeq(sets) ? sets.items.find((s) => isMap(s) && s.get('name') === p.get('patchSetName')) : undefined;
+      const inner = set?.get('patches', true);
+      if (isSeq(inner)) {
+        out.push(...inner.items);
+        continue;
+      }
+    }
+    out.push(p);
   }
-  return null;
+  return out;
+}
+
+/** Where one patch is in the Composition's text (see patchLocator). */
+export function locatePatch(compositionText, resource, patchIndex) {
+  return patchLocator(compositionText)(resource, patchIndex);
 }
 
 function range(node) {
@@ -161,20 +192,28 @@ function toYaml(v) {
   return stringify(v, { lineWidth: 0, aliasDuplicateObjects: false });
 }
 
-/** Connection details: base64 as the engine gives them, or decoded when they are UTF-8. */
-export function connectionRows(details, decoded) {
-  return Object.entries(details ?? {}).map(([key, b64]) => {
-    if (!decoded) return { key, value: b64, binary: false };
-    const text = decodeBase64Utf8(b64);
-    return text === null ? { key, value: b64, binary: true } : { key, value: text, binary: false };
-  });
-}
-
-function decodeBase64Utf8(b64) {
-  try {
-    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return null;
+/**
+ * What the page shows of an answer, prepared in the worker so the page needs no YAML library:
+ * the output as YAML texts, and where each traced patch (and the patch at fault) is in the
+ * Composition's text as [[locationKey, { from, to }], ...].
+ */
+export function presentation(compositionText, { output, error }) {
+  const locate = patchLocator(compositionText);
+  const wanted = [];
+  if (error?.context?.resource !== undefined) wanted.push([error.context.resource, error.context.patchIndex]);
+  for (const entry of output?.trace ?? []) {
+    const { resource, patchIndex } = traceTarget(entry);
+    if (resource !== undefined) wanted.push([resource, patchIndex]);
   }
+  const locations = [];
+  const seen = new Set();
+  for (const [resource, patchIndex] of wanted) {
+    const key = locationKey(resource, patchIndex);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const at = locate(resource, patchIndex);
+    if (at) locations.push([key, at]);
+  }
+  if (!output) return { locations };
+  return { locations, yaml: outputYaml(output), download: downloadYaml(output) };
 }

@@ -1,8 +1,8 @@
 // The playground's UI: three YAML editors in, the engine's answer out, re-rendered on every edit.
-import { connectionRows, downloadYaml, locatePatch, outputYaml } from './documents.js';
 import { createEditor, highlightRange, setText, showProblems } from './editors.js';
 import { encodeState, MAX_FRAGMENT, STORAGE_KEY } from './share.js';
 import { describeEntry, traceTarget } from './trace.js';
+import { connectionRows, locationKey } from './view.js';
 
 const DEBOUNCE_MS = 30;
 const $ = (id) => document.getElementById(id);
@@ -16,6 +16,10 @@ const metrics = (window.__xprender = { renders: [], firstOutputAt: null, replace
  */
 export function start({ renderer, examples, texts, semantics, example }) {
   let lastOutput = null;
+  let lastDownload = '';
+  /** Where the last answer's patches are in the Composition text it was rendered from. */
+  let locations = new Map();
+  const locate = (resource, patchIndex) => locations.get(locationKey(resource, patchIndex)) ?? null;
   let debounce = null;
   let persistTimer = null;
 
@@ -63,6 +67,7 @@ export function start({ renderer, examples, texts, semantics, example }) {
       return;
     }
     metrics.renders.push({ ms: msg.ms ?? null, at: now });
+    locations = new Map(msg.locations ?? []);
     $('outputs').classList.remove('stale');
     if (msg.error) {
       showError(msg.error);
@@ -70,7 +75,8 @@ export function start({ renderer, examples, texts, semantics, example }) {
       return;
     }
     lastOutput = msg.output;
-    showOutput(msg.output);
+    lastDownload = msg.download;
+    showOutput(msg.output, msg.yaml);
     if (metrics.firstOutputAt === null) metrics.firstOutputAt = now;
     status(`rendered in ${msg.ms.toFixed(2)} ms`);
   }
@@ -90,7 +96,7 @@ export function start({ renderer, examples, texts, semantics, example }) {
     box.hidden = false;
     // The patch (or resource) at fault gets a marker in the Composition editor.
     const { resource, patchIndex } = error.context ?? {};
-    const at = resource !== undefined ? locatePatch(inputs.composition.state.doc.toString(), resource, patchIndex) : null;
+    const at = resource !== undefined ? locate(resource, patchIndex) : null;
     if (at) {
       showProblems(inputs.composition, [{ ...at, severity: 'error', message: error.message }]);
       highlightRange(inputs.composition, at);
@@ -99,10 +105,9 @@ export function start({ renderer, examples, texts, semantics, example }) {
     if (lastOutput) $('outputs').classList.add('stale');
   }
 
-  function showOutput(out) {
+  function showOutput(out, y) {
     $('render-error').hidden = true;
     highlightRange(inputs.composition, null);
-    const y = outputYaml(out);
     setText(outputs.resources, y.resources);
     setText(outputs.composite, y.composite);
     showConnection();
@@ -184,7 +189,7 @@ export function start({ renderer, examples, texts, semantics, example }) {
       for (const el of $('trace').querySelectorAll('.selected')) el.classList.remove('selected');
       li.classList.add('selected');
       const { resource, patchIndex } = traceTarget(entry);
-      highlightRange(inputs.composition, locatePatch(inputs.composition.state.doc.toString(), resource, patchIndex));
+      highlightRange(inputs.composition, locate(resource, patchIndex));
     });
     return li;
   }
@@ -244,7 +249,7 @@ export function start({ renderer, examples, texts, semantics, example }) {
   $('download').addEventListener('click', () => {
     if (!lastOutput) return;
     const a = document.createElement('a');
-    a.href = URL.createObjectURL(new Blob([downloadYaml(lastOutput)], { type: 'application/yaml' }));
+    a.href = URL.createObjectURL(new Blob([lastDownload], { type: 'application/yaml' }));
     a.download = 'rendered.yaml';
     a.click();
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);

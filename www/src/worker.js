@@ -1,7 +1,7 @@
-// The render worker: parses the three YAML documents, renders with the engine, times the render.
-// Parsing here too keeps the page responsive while a large document is read.
+// The render worker: parses the three YAML documents, renders with the engine (timing only the
+// render), and prepares the output's YAML, so the page stays responsive and light.
 import init, { render } from '../xprender-wasm/web/xprender.js';
-import { buildRequest } from './documents.js';
+import { buildRequest, presentation } from './documents.js';
 
 const ready = init();
 
@@ -14,11 +14,12 @@ self.onmessage = async (e) => {
   }
   await ready;
   const start = performance.now();
+  let answer;
   try {
-    const output = render(req.xr, req.composition, req.observed, req.options);
-    self.postMessage({ id, problems, output, ms: performance.now() - start });
+    answer = { output: render(req.xr, req.composition, req.observed, req.options) };
   } catch (err) {
-    const error = { kind: err.kind ?? 'Internal', message: err.message ?? String(err), context: err.context ?? {} };
-    self.postMessage({ id, problems, error, ms: performance.now() - start });
+    answer = { error: { kind: err.kind ?? 'Internal', message: err.message ?? String(err), context: err.context ?? {} } };
   }
+  const ms = performance.now() - start;
+  self.postMessage({ id, problems, ms, ...answer, ...presentation(request.texts.composition, answer) });
 };

@@ -95,6 +95,24 @@ async function waitForEditorText(page, id, needle) {
   );
 }
 
+test('navigation to first output takes at most 500 ms', async () => {
+  // Each navigation in a fresh context (empty cache, no stored state) of the running browser;
+  // the median of three keeps a busy machine's one-off stall from deciding.
+  const times = [];
+  for (let i = 0; i < 3; i++) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(base);
+    await page.waitForFunction(() => (window.__xprender?.firstOutputAt ?? null) !== null, null, { timeout: 10_000 });
+    times.push(await page.evaluate(() => window.__xprender.firstOutputAt));
+    await context.close();
+  }
+  const median = [...times].sort((a, b) => a - b)[1];
+  figures.navigationToFirstOutputMs = times.map((t) => Math.round(t));
+  console.log(`navigation → first output: ${times.map((t) => t.toFixed(0)).join(', ')} ms (median ${median.toFixed(0)} ms)`);
+  assert.ok(median <= 500, `first output after ${median} ms (median) > 500 ms`);
+});
+
 test('the playground renders, explains and marks errors in Chromium', async () => {
   const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
   const errors = [];
@@ -103,11 +121,7 @@ test('the playground renders, explains and marks errors in Chromium', async () =
 
   // A person opening the page sees a rendered example without any action.
   await page.goto(base);
-  await page.waitForFunction(() => window.__xprender?.firstOutputAt !== null, null, { timeout: 10_000 });
-  const first = await page.evaluate(() => window.__xprender.firstOutputAt);
-  figures.navigationToFirstOutputMs = Math.round(first);
-  console.log(`navigation → first output: ${first.toFixed(1)} ms`);
-  assert.ok(first <= 500, `first output after ${first} ms > 500 ms`);
+  await page.waitForFunction(() => (window.__xprender?.firstOutputAt ?? null) !== null, null, { timeout: 10_000 });
   assert.match(await editorText(page, 'out-resources'), /kind: /);
 
   // Load the example from the gallery.
@@ -156,6 +170,20 @@ test('the playground renders, explains and marks errors in Chromium', async () =
   const highlighted = await page.$$eval('#composition .cm-patch-highlight', (els) => els.map((e) => e.textContent).join(''));
   assert.ok(highlighted.length > 0, 'empty patch highlight');
   await page.screenshot({ path: join(artifacts, 'playground-e2e-trace.png') });
+
+  // A render error marks the patch at fault in the Composition: no map entry for "mars".
+  await page.locator('#xr .cm-line', { hasText: 'region: us' }).click();
+  await page.keyboard.press('End');
+  for (let i = 0; i < 2; i++) await page.keyboard.press('Backspace');
+  await page.keyboard.type('mars');
+  await page.waitForSelector('#render-error:not([hidden])', { timeout: 5_000 });
+  await page.waitForSelector('#composition .cm-lintRange-error', { timeout: 5_000 });
+  const fault = await page.$$eval('#composition .cm-lintRange-error', (els) => els.map((e) => e.textContent).join(''));
+  assert.match(fault, /spec\.parameters\.region|PatchSet/, 'the marker is on the failing patch');
+  console.log(`render error shown: ${(await page.textContent('#render-error')).split('\n')[0]}`);
+  for (let i = 0; i < 4; i++) await page.keyboard.press('Backspace');
+  await page.keyboard.type('us');
+  await page.waitForSelector('#render-error', { state: 'hidden', timeout: 5_000 });
 
   // Break the XR's YAML: an error marker, the position in the status, the last output dimmed.
   await page.locator('#xr .cm-line', { hasText: 'retentionDays' }).click();

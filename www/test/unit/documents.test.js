@@ -4,12 +4,13 @@ import { test } from 'node:test';
 
 import {
   buildRequest,
-  connectionRows,
   downloadYaml,
   locatePatch,
   outputYaml,
   parseYaml,
+  presentation,
 } from '../../src/documents.js';
+import { connectionRows } from '../../src/view.js';
 
 test('parseYaml reads YAML 1.1 scalars as kubectl does', () => {
   const { docs, problems } = parseYaml('a: yes\nb: off\nc: 0777\nd: "yes"\ne: 1.0\n');
@@ -99,6 +100,32 @@ test('locatePatch finds a patch by template name (or index) and patch index', ()
   assert.equal(locatePatch('a: [', 'a', 0), null);
 });
 
+test('locatePatch counts patches with PatchSet references expanded', () => {
+  const comp = `spec:
+  patchSets:
+    - name: common
+      patches:
+        - fromFieldPath: s1
+        - fromFieldPath: s2
+  resources:
+    - name: r
+      patches:
+        - fromFieldPath: own0
+        - type: PatchSet
+          patchSetName: common
+        - fromFieldPath: own1
+        - type: PatchSet
+          patchSetName: unknown
+`;
+  const texts = [0, 1, 2, 3, 4].map((i) => {
+    const at = locatePatch(comp, 'r', i);
+    return comp.slice(at.from, at.to).trim();
+  });
+  assert.deepStrictEqual(texts.slice(0, 4), ['fromFieldPath: own0', 'fromFieldPath: s1', 'fromFieldPath: s2', 'fromFieldPath: own1']);
+  assert.match(texts[4], /^type: PatchSet\s+patchSetName: unknown$/);
+  assert.ok(comp.slice(locatePatch(comp, 'r', 9).from).startsWith('name: r'), 'out of range: the template');
+});
+
 test('locatePatch looks into Pipeline steps', () => {
   const pipeline = `spec:
   mode: Pipeline
@@ -139,4 +166,21 @@ test('connectionRows decodes UTF-8 values and keeps binary ones in base64', () =
     { key: 'user', value: 'admin', binary: false },
     { key: 'blob', value: '/w==', binary: true },
   ]);
+});
+
+test('presentation locates traced patches and the patch at fault, and writes the YAML', () => {
+  const trace = [
+    { resource: 'a', patchIndex: 1, patchType: 'ToCompositeFieldPath' },
+    { resource: 'a', patchIndex: 1 },
+    { resource: 'gone', patchIndex: 0 },
+  ];
+  const ok = presentation(COMP, { output: { ...OUTPUT, trace } });
+  assert.deepStrictEqual(ok.locations, [['a#1', locatePatch(COMP, 'a', 1)]]);
+  assert.equal(ok.yaml.composite, 'kind: X\nstatus:\n  z: 1\n');
+  assert.equal(ok.download, downloadYaml(OUTPUT));
+
+  const failed = presentation(COMP, { error: { kind: 'Render', message: 'm', context: { resource: '1', patchIndex: 0 } } });
+  assert.deepStrictEqual(failed, { locations: [['1#0', locatePatch(COMP, '1', 0)]] });
+  const template = presentation(COMP, { error: { kind: 'Render', message: 'm', context: { resource: 'a' } } });
+  assert.deepStrictEqual(template.locations, [['a#', locatePatch(COMP, 'a')]]);
 });
