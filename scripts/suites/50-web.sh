@@ -18,6 +18,10 @@ fi
 step "engine package: Node tests (every golden fixture, byte-identical to native)"
 (cd "$www" && node --test xprender-wasm/test/)
 
+step "engine package: hand-written TypeScript types (tsc --strict)"
+(cd "$www" && npx tsc --noEmit --strict --target es2022 --module nodenext --moduleResolution nodenext \
+  xprender-wasm/test/types.check.ts)
+
 step "playground: unit tests"
 (cd "$www" && node --test test/unit/)
 

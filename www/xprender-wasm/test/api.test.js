@@ -58,3 +58,13 @@ test('renderJson() answers an error document for text that is not JSON', () => {
   assert.equal(typeof doc.error.message, 'string');
   assert.deepStrictEqual(doc.error.context, {});
 });
+
+test('the package resolves by name: nodejs build for Node, web build under /web', async () => {
+  const byName = await import('xprender-wasm');
+  assert.equal(byName.version(), engine.version());
+  const doc = JSON.parse(byName.renderJson('[]'));
+  assert.equal(doc.error.kind, 'InvalidRequest');
+  const web = await import('xprender-wasm/web');
+  assert.equal(typeof web.initSync, 'function');
+  assert.equal(typeof web.default, 'function');
+});
