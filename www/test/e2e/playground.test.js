@@ -124,6 +124,13 @@ test('the playground renders, explains and marks errors in Chromium', async () =
   await page.waitForFunction(() => (window.__xprender?.firstOutputAt ?? null) !== null, null, { timeout: 10_000 });
   assert.match(await editorText(page, 'out-resources'), /kind: /);
 
+  // The gallery lists every example directory of the repository.
+  const exampleDirs = readdirSync(join(www, '..', 'examples'))
+    .filter((d) => ['xr.yaml', 'composition.yaml'].every((f) => existsSync(join(www, '..', 'examples', d, f))))
+    .sort();
+  const listed = await page.$$eval('#example option', (os) => os.map((o) => o.value).filter(Boolean));
+  assert.deepStrictEqual(listed, exampleDirs);
+
   // Load the example from the gallery.
   await page.selectOption('#example', EXAMPLE);
   await waitForEditorText(page, 'out-resources', 'kind: Bucket');
