@@ -35,10 +35,11 @@ const setup = [
 
 const highlight = HighlightStyle.define([
   { tag: [t.propertyName, t.definition(t.propertyName)], color: 'var(--hl-key)' },
-  { tag: [t.string, t.special(t.string)], color: 'var(--hl-string)' },
+  { tag: [t.string, t.special(t.string), t.content], color: 'var(--hl-string)' },
+  { tag: [t.labelName], color: 'var(--hl-literal)' },
   { tag: [t.number, t.bool, t.null], color: 'var(--hl-literal)' },
   { tag: [t.comment, t.lineComment], color: 'var(--hl-comment)', fontStyle: 'italic' },
-  { tag: [t.meta, t.keyword, t.labelName, t.typeName], color: 'var(--hl-meta)' },
+  { tag: [t.meta, t.keyword, t.typeName], color: 'var(--hl-meta)' },
   { tag: [t.punctuation, t.separator, t.squareBracket, t.brace], color: 'var(--hl-punct)' },
 ]);
 

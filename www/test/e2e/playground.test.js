@@ -178,6 +178,17 @@ test('the playground renders, explains and marks errors in Chromium', async () =
   assert.ok(highlighted.length > 0, 'empty patch highlight');
   await page.screenshot({ path: join(artifacts, 'playground-e2e-trace.png') });
 
+  // The semantics selector re-renders; the download holds the desired XR and composed resources.
+  const rendersBefore = await page.evaluate(() => window.__xprender.renders.length);
+  await page.selectOption('#semantics', 'function');
+  await page.waitForFunction((n) => window.__xprender.renders.length > n, rendersBefore);
+  await page.selectOption('#semantics', 'auto');
+  await page.waitForFunction((n) => window.__xprender.renders.length > n + 1, rendersBefore);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
+  const saved = readFileSync(await download.path(), 'utf8');
+  assert.match(saved, /^apiVersion: storage\.example\.org\/v1alpha1\nkind: XObjectStore\n/);
+  assert.match(saved, /\n---\napiVersion: s3\.aws\.upbound\.io\/v1beta1\nkind: Bucket\n/);
+
   // A render error marks the patch at fault in the Composition: no map entry for "mars".
   await page.locator('#xr .cm-line', { hasText: 'region: us' }).click();
   await page.keyboard.press('End');
@@ -213,4 +224,18 @@ test('the playground renders, explains and marks errors in Chromium', async () =
 
   assert.deepStrictEqual(errors, [], 'page errors');
   await page.close();
+});
+
+test('the page follows the system colour scheme', async () => {
+  const colors = {};
+  for (const colorScheme of ['light', 'dark']) {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 }, colorScheme });
+    await page.goto(`${base}#`);
+    await page.waitForFunction(() => (window.__xprender?.firstOutputAt ?? null) !== null, null, { timeout: 10_000 });
+    colors[colorScheme] = await page.$eval('#out-resources .cm-editor', (el) => getComputedStyle(el).backgroundColor);
+    if (colorScheme === 'dark') await page.screenshot({ path: join(artifacts, 'playground-e2e-dark.png') });
+    await page.close();
+  }
+  assert.equal(colors.light, 'rgb(255, 255, 255)');
+  assert.equal(colors.dark, 'rgb(26, 28, 33)');
 });
