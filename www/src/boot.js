@@ -11,14 +11,33 @@ const examples = collect(
 // The UI's code loads while the worker starts and the documents are read.
 const ui = import('./main.js');
 
-/** Answers that arrive before the UI is up wait here. */
+/** Measurements the end-to-end test reads. */
+const metrics = (window.__xprender = { renders: [], firstOutputAt: null, replaced: 0 });
+
+/** Answers that arrive before the UI is up wait here; the first output is shown as plain text meanwhile. */
 let onAnswer = null;
 let early = [];
 
 const renderer = new Renderer(
   () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }),
-  (msg) => (onAnswer ? onAnswer(msg) : early.push(msg)),
+  (msg) => {
+    if (onAnswer) return onAnswer(msg);
+    early.push(msg);
+    if (msg.yaml && early.length === 1) {
+      plain('out-resources', msg.yaml.resources);
+      // Counted when the frame showing it is drawn.
+      requestAnimationFrame(() => (metrics.firstOutputAt ??= performance.now()));
+    }
+  },
 );
+
+/** Text in a pane until its editor replaces it. */
+function plain(id, text) {
+  const pre = document.createElement('pre');
+  pre.className = 'plain';
+  pre.textContent = text;
+  document.getElementById(id).replaceChildren(pre);
+}
 
 /** The URL fragment's state, else the last session's, else the default example. */
 async function initialState() {
@@ -38,6 +57,7 @@ const { state, example } = await initialState();
 const semantics = ['auto', 'native', 'function'].includes(state.semantics) ? state.semantics : 'auto';
 const texts = { xr: state.xr ?? '', composition: state.composition ?? '', observed: state.observed ?? '' };
 renderer.submit({ texts, semantics });
+for (const key of Object.keys(texts)) plain(key, texts[key]);
 
 const { start } = await ui;
 onAnswer = start({ renderer, examples, texts, semantics, example });
