@@ -108,11 +108,12 @@ function isObject(v) {
 }
 
 /**
- * A finder of patches in the Composition's text: (resource, patchIndex) → { from, to } or null.
- * Classic compositions list templates under spec.resources; Pipelines under each step's
- * input.resources. Templates match by name, or by index when unnamed; without a patch index the
- * whole template is found. Patch indexes count patches as the engine applies them, with each
- * PatchSet reference replaced by its set's patches (found in the set itself).
+ * A finder of patches in the Composition's text: ({ step, resource, environment, patchIndex }) →
+ * { from, to } or null. Classic compositions keep templates under spec.resources; Pipelines under
+ * each step's input.resources (a target's step, when given, picks the step). Templates match by
+ * name, or by index when unnamed; without a patch index the whole template is found. Patch indexes
+ * count patches as the engine applies them, with each PatchSet reference replaced by its set's
+ * patches (found in the set itself). Environment patches are found under environment.patches.
  */
 export function patchLocator(compositionText) {
   let doc;
@@ -122,28 +123,51 @@ export function patchLocator(compositionText) {
     return () => null;
   }
   if (doc.errors.length) return () => null;
-  const scopes = [{ resources: doc.getIn(['spec', 'resources'], true), sets: doc.getIn(['spec', 'patchSets'], true) }];
+  const scopes = [
+    {
+      step: undefined,
+      resources: doc.getIn(['spec', 'resources'], true),
+      sets: doc.getIn(['spec', 'patchSets'], true),
+      environment: doc.getIn(['spec', 'environment', 'patches'], true),
+    },
+  ];
   const pipeline = doc.getIn(['spec', 'pipeline'], true);
   if (isSeq(pipeline)) {
     for (const step of pipeline.items) {
       if (!isMap(step)) continue;
-      scopes.push({ resources: step.getIn(['input', 'resources'], true), sets: step.getIn(['input', 'patchSets'], true) });
+      scopes.push({
+        step: step.get('step'),
+        resources: step.getIn(['input', 'resources'], true),
+        sets: step.getIn(['input', 'patchSets'], true),
+        environment: step.getIn(['input', 'environment', 'patches'], true),
+      });
     }
   }
-  return (resource, patchIndex) => {
-    for (const { resources, sets } of scopes) {
-      if (!isSeq(resources)) continue;
-      for (const [i, tmpl] of resources.items.entries()) {
+  return ({ step, resource, environment, patchIndex }) => {
+    for (const scope of scopes) {
+      if (step !== undefined && scope.step !== step) continue;
+      if (environment && resource === undefined) {
+        const patch = isSeq(scope.environment) ? scope.environment.items[patchIndex] : undefined;
+        if (patch) return range(patch);
+        continue;
+      }
+      if (!isSeq(scope.resources)) continue;
+      for (const [i, tmpl] of scope.resources.items.entries()) {
         if (!isMap(tmpl)) continue;
         const name = tmpl.get('name');
         if (name !== resource && !(name === undefined && String(i) === String(resource))) continue;
         if (patchIndex === undefined || patchIndex === null) return range(tmpl);
-        const patch = expandedPatches(tmpl.get('patches', true), sets)[patchIndex];
+        const patch = expandedPatches(tmpl.get('patches', true), scope.sets)[patchIndex];
         return range(patch ?? tmpl);
       }
     }
     return null;
   };
+}
+
+/** Where one patch is in the Composition's text (see patchLocator). */
+export function locatePatch(compositionText, target) {
+  return patchLocator(compositionText)(target);
 }
 
 /** A template's patch nodes in application order, PatchSet references expanded (one level, as upstream). */
@@ -162,11 +186,6 @@ function expandedPatches(patches, sets) {
     out.push(p);
   }
   return out;
-}
-
-/** Where one patch is in the Composition's text (see patchLocator). */
-export function locatePatch(compositionText, resource, patchIndex) {
-  return patchLocator(compositionText)(resource, patchIndex);
 }
 
 function range(node) {
@@ -199,21 +218,18 @@ function toYaml(v) {
  */
 export function presentation(compositionText, { output, error }) {
   const locate = patchLocator(compositionText);
-  const wanted = [];
-  if (error?.context?.resource !== undefined) wanted.push([error.context.resource, error.context.patchIndex]);
-  for (const entry of output?.trace ?? []) {
-    const { resource, patchIndex } = traceTarget(entry);
-    if (resource !== undefined) wanted.push([resource, patchIndex]);
+  const targets = [];
+  if (error?.context?.resource !== undefined) {
+    targets.push({ resource: error.context.resource, patchIndex: error.context.patchIndex });
   }
-  const locations = [];
-  const seen = new Set();
-  for (const [resource, patchIndex] of wanted) {
-    const key = locationKey(resource, patchIndex);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const at = locate(resource, patchIndex);
-    if (at) locations.push([key, at]);
+  for (const entry of output?.trace ?? []) targets.push(traceTarget(entry));
+  const locations = new Map();
+  for (const target of targets) {
+    const key = locationKey(target);
+    if (locations.has(key)) continue;
+    const at = locate(target);
+    if (at) locations.set(key, at);
   }
-  if (!output) return { locations };
-  return { locations, yaml: outputYaml(output), download: downloadYaml(output) };
+  if (!output) return { locations: [...locations] };
+  return { locations: [...locations], yaml: outputYaml(output), download: downloadYaml(output) };
 }

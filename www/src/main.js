@@ -19,7 +19,6 @@ export function start({ renderer, examples, texts, semantics, example }) {
   let lastDownload = '';
   /** Where the last answer's patches are in the Composition text it was rendered from. */
   let locations = new Map();
-  const locate = (resource, patchIndex) => locations.get(locationKey(resource, patchIndex)) ?? null;
   let debounce = null;
   let persistTimer = null;
 
@@ -98,7 +97,7 @@ export function start({ renderer, examples, texts, semantics, example }) {
     box.hidden = false;
     // The patch (or resource) at fault gets a marker in the Composition editor.
     const { resource, patchIndex } = error.context ?? {};
-    const at = resource !== undefined ? locate(resource, patchIndex) : null;
+    const at = resource !== undefined ? (locations.get(locationKey({ resource, patchIndex })) ?? null) : null;
     if (at) {
       showProblems(inputs.composition, [{ ...at, severity: 'error', message: error.message }]);
       highlightRange(inputs.composition, at);
@@ -172,16 +171,16 @@ export function start({ renderer, examples, texts, semantics, example }) {
     const title = document.createElement('div');
     title.className = 'title';
     title.textContent = d.title;
-    if (d.status) {
+    if (d.outcome) {
       const s = document.createElement('span');
-      s.className = 'state';
-      s.textContent = d.status;
+      s.className = `outcome outcome-${d.outcome}`;
+      s.textContent = d.outcome;
       title.append(s);
     }
     li.append(title);
     for (const l of d.lines) {
       const div = document.createElement('div');
-      div.className = `line depth${l.depth}`;
+      div.className = `line depth${l.depth}${l.error ? ' error' : ''}`;
       const b = document.createElement('b');
       b.textContent = l.key;
       div.append(b, l.text ? `: ${l.text}` : '');
@@ -190,8 +189,7 @@ export function start({ renderer, examples, texts, semantics, example }) {
     li.addEventListener('click', () => {
       for (const el of $('trace').querySelectorAll('.selected')) el.classList.remove('selected');
       li.classList.add('selected');
-      const { resource, patchIndex } = traceTarget(entry);
-      highlightRange(inputs.composition, locate(resource, patchIndex));
+      highlightRange(inputs.composition, locations.get(locationKey(traceTarget(entry))) ?? null);
     });
     return li;
   }

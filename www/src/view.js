@@ -18,7 +18,7 @@ function decodeBase64Utf8(b64) {
   }
 }
 
-/** The key of a (resource, patch index) pair in an answer's `locations`. */
-export function locationKey(resource, patchIndex) {
-  return `${resource}#${patchIndex ?? ''}`;
+/** The key of a patch target ({ step, resource, environment, patchIndex }) in an answer's `locations`. */
+export function locationKey({ step, resource, environment, patchIndex }) {
+  return JSON.stringify([step ?? null, resource ?? null, Boolean(environment), patchIndex ?? null]);
 }

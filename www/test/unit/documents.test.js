@@ -10,7 +10,7 @@ import {
   parseYaml,
   presentation,
 } from '../../src/documents.js';
-import { connectionRows } from '../../src/view.js';
+import { connectionRows, locationKey } from '../../src/view.js';
 
 test('parseYaml reads YAML 1.1 scalars as kubectl does', () => {
   const { docs, problems } = parseYaml('a: yes\nb: off\nc: 0777\nd: "yes"\ne: 1.0\n');
@@ -90,13 +90,13 @@ test('buildRequest refuses broken or misshapen inputs and says where', () => {
 });
 
 test('locatePatch finds a patch by template name (or index) and patch index', () => {
-  const at = locatePatch(COMP, 'a', 1);
+  const at = locatePatch(COMP, { resource: 'a', patchIndex: 1 });
   assert.ok(COMP.slice(at.from, at.to).startsWith('type: ToCompositeFieldPath'));
-  const unnamed = locatePatch(COMP, '1', 0);
+  const unnamed = locatePatch(COMP, { resource: '1', patchIndex: 0 });
   assert.ok(COMP.slice(unnamed.from, unnamed.to).startsWith('fromFieldPath: spec.q'));
-  const whole = locatePatch(COMP, 'a', undefined);
+  const whole = locatePatch(COMP, { resource: 'a' });
   assert.ok(COMP.slice(whole.from, whole.to).startsWith('name: a'));
-  assert.equal(locatePatch(COMP, 'missing', 0), null);
+  assert.equal(locatePatch(COMP, { resource: 'missing', patchIndex: 0 }), null);
   assert.equal(locatePatch('a: [', 'a', 0), null);
 });
 
@@ -118,12 +118,12 @@ test('locatePatch counts patches with PatchSet references expanded', () => {
           patchSetName: unknown
 `;
   const texts = [0, 1, 2, 3, 4].map((i) => {
-    const at = locatePatch(comp, 'r', i);
+    const at = locatePatch(comp, { resource: 'r', patchIndex: i });
     return comp.slice(at.from, at.to).trim();
   });
   assert.deepStrictEqual(texts.slice(0, 4), ['fromFieldPath: own0', 'fromFieldPath: s1', 'fromFieldPath: s2', 'fromFieldPath: own1']);
   assert.match(texts[4], /^type: PatchSet\s+patchSetName: unknown$/);
-  assert.ok(comp.slice(locatePatch(comp, 'r', 9).from).startsWith('name: r'), 'out of range: the template');
+  assert.ok(comp.slice(locatePatch(comp, { resource: 'r', patchIndex: 9 }).from).startsWith('name: r'), 'out of range: the template');
 });
 
 test('locatePatch looks into Pipeline steps', () => {
@@ -138,7 +138,7 @@ test('locatePatch looks into Pipeline steps', () => {
               - fromFieldPath: a
               - fromFieldPath: b
 `;
-  const at = locatePatch(pipeline, 'r', 1);
+  const at = locatePatch(pipeline, { resource: 'r', patchIndex: 1 });
   assert.equal(pipeline.slice(at.from, at.to).trim(), 'fromFieldPath: b');
 });
 
@@ -170,17 +170,19 @@ test('connectionRows decodes UTF-8 values and keeps binary ones in base64', () =
 
 test('presentation locates traced patches and the patch at fault, and writes the YAML', () => {
   const trace = [
-    { resource: 'a', patchIndex: 1, patchType: 'ToCompositeFieldPath' },
-    { resource: 'a', patchIndex: 1 },
-    { resource: 'gone', patchIndex: 0 },
+    { resource: 'a', patch: 1, type: 'ToCompositeFieldPath', outcome: 'applied' },
+    { resource: 'a', patch: 1, type: 'ToCompositeFieldPath', outcome: 'applied' },
+    { resource: 'gone', patch: 0 },
   ];
   const ok = presentation(COMP, { output: { ...OUTPUT, trace } });
-  assert.deepStrictEqual(ok.locations, [['a#1', locatePatch(COMP, 'a', 1)]]);
+  const key = locationKey({ resource: 'a', patchIndex: 1 });
+  assert.deepStrictEqual(ok.locations, [[key, locatePatch(COMP, { resource: 'a', patchIndex: 1 })]]);
   assert.equal(ok.yaml.composite, 'kind: X\nstatus:\n  z: 1\n');
   assert.equal(ok.download, downloadYaml(OUTPUT));
 
-  const failed = presentation(COMP, { error: { kind: 'Render', message: 'm', context: { resource: '1', patchIndex: 0 } } });
-  assert.deepStrictEqual(failed, { locations: [['1#0', locatePatch(COMP, '1', 0)]] });
+  const context = { resource: '1', patchIndex: 0 };
+  const failed = presentation(COMP, { error: { kind: 'Render', message: 'm', context } });
+  assert.deepStrictEqual(failed, { locations: [[locationKey(context), locatePatch(COMP, context)]] });
   const template = presentation(COMP, { error: { kind: 'Render', message: 'm', context: { resource: 'a' } } });
-  assert.deepStrictEqual(template.locations, [['a#', locatePatch(COMP, 'a')]]);
+  assert.deepStrictEqual(template.locations, [[locationKey({ resource: 'a' }), locatePatch(COMP, { resource: 'a' })]]);
 });

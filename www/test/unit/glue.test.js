@@ -89,32 +89,75 @@ test('a render that overruns gets its worker replaced and an error answer', () =
   assert.deepStrictEqual(answers.map((a) => a.output ?? a.error.kind), ['Timeout', 'two']);
 });
 
-test('trace entries become a title and readable lines', () => {
+test('trace entries read as what was read, transformed and written', () => {
+  // The example of docs/render.md.
   const entry = {
-    resource: 'bucket',
-    patchIndex: 2,
-    patchType: 'FromCompositeFieldPath',
-    fromFieldPath: 'spec.region',
-    value: 'eu',
-    transforms: [{ type: 'map', input: 'eu', output: 'eu-west-1' }],
-    toFieldPath: 'spec.forProvider.region',
+    resource: 'instance',
+    patch: 0,
+    type: 'FromCompositeFieldPath',
+    direction: 'composite -> composed',
+    policy: { fromFieldPath: 'Optional', write: 'Replace' },
+    from: [{ path: 'spec.region', value: 'us-east-1' }],
+    transforms: [
+      { index: 0, type: 'map', input: 'us-east-1', output: 'East US' },
+      { index: 1, type: 'string', input: 'East US', output: 'EAST US' },
+    ],
+    to: [{ path: 'spec.forProvider.location', value: 'EAST US' }],
+    outcome: 'applied',
   };
-  assert.deepStrictEqual(traceTarget(entry), { resource: 'bucket', patchIndex: 2 });
+  assert.deepStrictEqual(traceTarget(entry), { step: undefined, resource: 'instance', environment: false, patchIndex: 0 });
   assert.deepStrictEqual(describeEntry(entry), {
-    title: 'bucket · patch 2 · FromCompositeFieldPath',
-    status: '',
+    title: 'instance · patch 0 · FromCompositeFieldPath',
+    outcome: 'applied',
     lines: [
-      { key: 'fromFieldPath', text: '"spec.region"', depth: 0 },
-      { key: 'value', text: '"eu"', depth: 0 },
-      { key: 'transforms', text: '', depth: 0 },
-      { key: '0. map', text: 'input: "eu"  output: "eu-west-1"', depth: 1 },
-      { key: 'toFieldPath', text: '"spec.forProvider.region"', depth: 0 },
+      { key: 'direction', text: 'composite -> composed', depth: 0 },
+      { key: 'policy', text: 'fromFieldPath Optional, write Replace', depth: 0 },
+      { key: 'read', text: 'spec.region = "us-east-1"', depth: 0 },
+      { key: '0 map', text: '"us-east-1" → "East US"', depth: 1 },
+      { key: '1 string', text: '"East US" → "EAST US"', depth: 1 },
+      { key: 'wrote', text: 'spec.forProvider.location = "EAST US"', depth: 0 },
     ],
   });
-  const skipped = describeEntry({ resource: 'r', patchIndex: 0, skipped: true, reason: 'missing and Optional' });
-  assert.equal(skipped.status, 'skipped');
-  assert.deepStrictEqual(traceTarget({ patch: { index: 4 } }), { resource: undefined, patchIndex: 4 });
-  assert.deepStrictEqual(traceTarget({ patchIndex: 'x' }), { resource: undefined, patchIndex: undefined });
+});
+
+test('trace entries say why a patch was skipped or failed', () => {
+  const skipped = describeEntry({
+    step: 'pt',
+    environment: true,
+    patch: 2,
+    type: 'ToEnvironmentFieldPath',
+    from: [{ path: 'spec.zone', missing: true, error: 'spec.zone: no such field' }],
+    outcome: 'skipped',
+    reason: 'the source is missing and policy.fromFieldPath is Optional: the patch is skipped',
+    extra: [1],
+  });
+  assert.equal(skipped.title, 'step pt · environment · patch 2 · ToEnvironmentFieldPath');
+  assert.equal(skipped.outcome, 'skipped');
+  assert.deepStrictEqual(skipped.lines, [
+    { key: 'read', text: 'spec.zone: missing (spec.zone: no such field)', depth: 0 },
+    { key: 'why', text: 'the source is missing and policy.fromFieldPath is Optional: the patch is skipped', depth: 0, error: false },
+    { key: 'extra', text: '[1]', depth: 0 },
+  ]);
+  const failed = describeEntry({
+    resource: 'r',
+    patch: 1,
+    type: 'CombineFromComposite',
+    from: [{ path: 'a', value: 1 }, { path: 'b', error: 'b: boom' }],
+    combined: 'x-1',
+    transforms: [{ index: 0, type: 'math', input: 'x-1', error: 'input is not a number' }],
+    to: [{ path: 'spec.m', value: { a: 1 }, result: { a: 1, b: 2 } }],
+    outcome: 'failed',
+    reason: 'the render stops',
+  });
+  assert.deepStrictEqual(failed.lines, [
+    { key: 'read', text: 'a = 1', depth: 0 },
+    { key: 'read', text: 'b: b: boom', depth: 0, error: true },
+    { key: 'combined', text: '"x-1"', depth: 0 },
+    { key: '0 math', text: '"x-1" → input is not a number', depth: 1, error: true },
+    { key: 'wrote', text: 'spec.m = {"a":1} (now {"a":1,"b":2})', depth: 0 },
+    { key: 'why', text: 'the render stops', depth: 0, error: true },
+  ]);
+  assert.deepStrictEqual(traceTarget({ patchIndex: 'x' }).patchIndex, undefined);
   assert.equal(describeEntry('plain').title, '"plain"');
   assert.equal(show('x'.repeat(500)).length, 160);
 });
