@@ -195,9 +195,10 @@ function range(node) {
 
 /** The rendered output as YAML texts for the panes and the download. */
 export function outputYaml(output) {
-  const resources = Object.entries(output.resources ?? {})
-    .map(([name, r]) => `# ${name} (ready: ${r.ready})\n${toYaml(r.resource)}`)
-    .join('---\n');
+  const entries = Object.entries(output.resources ?? {});
+  const resources = entries.length
+    ? entries.map(([name, r]) => `# ${name} (ready: ${r.ready})\n${toYaml(r.resource)}`).join('---\n')
+    : '# No composed resources were rendered: see Results and Explain.\n';
   return { resources, composite: toYaml(output.composite ?? {}) };
 }
 
@@ -213,16 +214,27 @@ function toYaml(v) {
 
 /**
  * What the page shows of an answer, prepared in the worker so the page needs no YAML library:
- * the output as YAML texts, and where each traced patch (and the patch at fault) is in the
- * Composition's text as [[locationKey, { from, to }], ...].
+ * the output as YAML texts; where each traced patch (and the patch at fault) is in the
+ * Composition's text, as [[locationKey, { from, to }], ...]; and `faults`, the patches that
+ * failed (a thrown error, or trace entries whose outcome is failed), as editor markers.
  */
 export function presentation(compositionText, { output, error }) {
   const locate = patchLocator(compositionText);
   const targets = [];
+  const faults = [];
   if (error?.context?.resource !== undefined) {
-    targets.push({ resource: error.context.resource, patchIndex: error.context.patchIndex });
+    const target = { resource: error.context.resource, patchIndex: error.context.patchIndex };
+    targets.push(target);
+    const at = locate(target);
+    if (at) faults.push({ ...at, severity: 'error', message: error.message });
   }
-  for (const entry of output?.trace ?? []) targets.push(traceTarget(entry));
+  for (const entry of output?.trace ?? []) {
+    const target = traceTarget(entry);
+    targets.push(target);
+    if (entry?.outcome !== 'failed') continue;
+    const at = locate(target);
+    if (at) faults.push({ ...at, severity: 'error', message: failure(entry) });
+  }
   const locations = new Map();
   for (const target of targets) {
     const key = locationKey(target);
@@ -230,6 +242,14 @@ export function presentation(compositionText, { output, error }) {
     const at = locate(target);
     if (at) locations.set(key, at);
   }
-  if (!output) return { locations: [...locations] };
-  return { locations: [...locations], yaml: outputYaml(output), download: downloadYaml(output) };
+  if (!output) return { locations: [...locations], faults };
+  return { locations: [...locations], faults, yaml: outputYaml(output), download: downloadYaml(output) };
+}
+
+/** Why a traced patch failed, in one line. */
+function failure(entry) {
+  const step = (entry.transforms ?? []).find((t) => t?.error !== undefined);
+  const read = (entry.from ?? []).find((r) => r?.error !== undefined && !r.missing);
+  const cause = step ? `${step.type} transform: ${step.error}` : read ? read.error : undefined;
+  return [cause, entry.reason].filter(Boolean).join(' — ') || 'this patch failed';
 }

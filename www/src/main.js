@@ -56,7 +56,10 @@ export function start({ renderer, examples, texts, semantics, example }) {
     metrics.replaced = renderer.replaced;
     const now = performance.now();
     const problems = msg.problems ?? { xr: [], composition: [], observed: [] };
-    for (const [key, list] of Object.entries(problems)) showProblems(inputs[key], list);
+    for (const [key, list] of Object.entries(problems)) {
+      // Patches that failed are marked in the Composition along with its YAML problems.
+      showProblems(inputs[key], key === 'composition' ? [...list, ...(msg.faults ?? [])] : list);
+    }
     const blocking = Object.entries(problems).flatMap(([key, list]) =>
       list.filter((p) => p.severity === 'error').map((p) => ({ key, ...p })),
     );
@@ -95,13 +98,10 @@ export function start({ renderer, examples, texts, semantics, example }) {
       .join(', ');
     box.textContent = `${error.kind}: ${error.message}${ctx ? `\n(${ctx})` : ''}`;
     box.hidden = false;
-    // The patch (or resource) at fault gets a marker in the Composition editor.
+    // The patch (or resource) at fault is marked (see answered) and brought into view.
     const { resource, patchIndex } = error.context ?? {};
     const at = resource !== undefined ? (locations.get(locationKey({ resource, patchIndex })) ?? null) : null;
-    if (at) {
-      showProblems(inputs.composition, [{ ...at, severity: 'error', message: error.message }]);
-      highlightRange(inputs.composition, at);
-    }
+    if (at) highlightRange(inputs.composition, at);
     // The last good output stays, dimmed.
     if (lastOutput) $('outputs').classList.add('stale');
   }

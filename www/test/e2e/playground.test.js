@@ -122,7 +122,7 @@ test('the playground renders, explains and marks errors in Chromium', async () =
   // A person opening the page sees a rendered example without any action.
   await page.goto(base);
   await page.waitForFunction(() => (window.__xprender?.firstOutputAt ?? null) !== null, null, { timeout: 10_000 });
-  assert.match(await editorText(page, 'out-resources'), /kind: /);
+  await waitForEditorText(page, 'out-resources', 'kind: ');
 
   // The gallery lists every example directory of the repository.
   const exampleDirs = readdirSync(join(www, '..', 'examples'))
@@ -189,19 +189,19 @@ test('the playground renders, explains and marks errors in Chromium', async () =
   assert.match(saved, /^apiVersion: storage\.example\.org\/v1alpha1\nkind: XObjectStore\n/);
   assert.match(saved, /\n---\napiVersion: s3\.aws\.upbound\.io\/v1beta1\nkind: Bucket\n/);
 
-  // A render error marks the patch at fault in the Composition: no map entry for "mars".
+  // A failing patch is marked in the Composition: the map has no entry for "mars".
   await page.locator('#xr .cm-line', { hasText: 'region: us' }).click();
   await page.keyboard.press('End');
   for (let i = 0; i < 2; i++) await page.keyboard.press('Backspace');
   await page.keyboard.type('mars');
-  await page.waitForSelector('#render-error:not([hidden])', { timeout: 5_000 });
   await page.waitForSelector('#composition .cm-lintRange-error', { timeout: 5_000 });
   const fault = await page.$$eval('#composition .cm-lintRange-error', (els) => els.map((e) => e.textContent).join(''));
-  assert.match(fault, /spec\.parameters\.region|PatchSet/, 'the marker is on the failing patch');
-  console.log(`render error shown: ${(await page.textContent('#render-error')).split('\n')[0]}`);
+  assert.match(fault, /fromFieldPath: spec\.parameters\.region/, 'the marker is on the failing patch');
+  const told = `${await page.textContent('#render-error')} ${await page.textContent('#results')}`;
+  assert.match(told, /mars/, 'the failure is reported');
   for (let i = 0; i < 4; i++) await page.keyboard.press('Backspace');
   await page.keyboard.type('us');
-  await page.waitForSelector('#render-error', { state: 'hidden', timeout: 5_000 });
+  await page.waitForSelector('#composition .cm-lintRange-error', { state: 'detached', timeout: 5_000 });
 
   // Break the XR's YAML: an error marker, the position in the status, the last output dimmed.
   await page.locator('#xr .cm-line', { hasText: 'retentionDays' }).click();

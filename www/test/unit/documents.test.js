@@ -150,11 +150,36 @@ const OUTPUT = {
   results: [],
 };
 
+test('presentation marks patches whose trace outcome is failed', () => {
+  const trace = [
+    { resource: 'a', patch: 0, outcome: 'applied' },
+    {
+      resource: 'a',
+      patch: 1,
+      outcome: 'failed',
+      transforms: [{ index: 0, type: 'map', input: 'mars', error: 'key "mars" not found' }],
+      reason: 'the resource is left out',
+    },
+    { resource: '1', patch: 0, outcome: 'failed', from: [{ path: 'spec.q', error: 'spec.q: boom' }] },
+    { resource: '1', patch: 0, outcome: 'failed' },
+  ];
+  const { faults } = presentation(COMP, { output: { ...OUTPUT, trace } });
+  assert.deepStrictEqual(
+    faults.map((f) => [COMP.slice(f.from, f.to).split('\n')[0], f.message]),
+    [
+      ['type: ToCompositeFieldPath', 'map transform: key "mars" not found — the resource is left out'],
+      ['fromFieldPath: spec.q', 'spec.q: boom'],
+      ['fromFieldPath: spec.q', 'this patch failed'],
+    ],
+  );
+});
+
 test('outputYaml and downloadYaml write every resource', () => {
   const y = outputYaml(OUTPUT);
   assert.equal(y.resources, '# a (ready: true)\nkind: A\n---\n# b (ready: false)\nkind: B\n');
   assert.equal(y.composite, 'kind: X\nstatus:\n  z: 1\n');
   assert.equal(downloadYaml(OUTPUT), 'kind: X\nstatus:\n  z: 1\n---\nkind: A\n---\nkind: B\n');
+  assert.match(outputYaml({ ...OUTPUT, resources: {} }).resources, /^# No composed resources were rendered/);
 });
 
 test('connectionRows decodes UTF-8 values and keeps binary ones in base64', () => {
@@ -180,9 +205,15 @@ test('presentation locates traced patches and the patch at fault, and writes the
   assert.equal(ok.yaml.composite, 'kind: X\nstatus:\n  z: 1\n');
   assert.equal(ok.download, downloadYaml(OUTPUT));
 
+  assert.deepStrictEqual(ok.faults, []);
+
   const context = { resource: '1', patchIndex: 0 };
   const failed = presentation(COMP, { error: { kind: 'Render', message: 'm', context } });
-  assert.deepStrictEqual(failed, { locations: [[locationKey(context), locatePatch(COMP, context)]] });
+  const at = locatePatch(COMP, context);
+  assert.deepStrictEqual(failed, {
+    locations: [[locationKey(context), at]],
+    faults: [{ ...at, severity: 'error', message: 'm' }],
+  });
   const template = presentation(COMP, { error: { kind: 'Render', message: 'm', context: { resource: 'a' } } });
   assert.deepStrictEqual(template.locations, [[locationKey({ resource: 'a' }), locatePatch(COMP, { resource: 'a' })]]);
 });
