@@ -1,5 +1,5 @@
 // The page's entry: starts the render worker and the first render before the editors' code has
-// even loaded, so the first output is not held up by the UI.
+// even loaded, so the first output is not held up by the UI; it shows as plain text until then.
 import { collect, defaultExampleName } from './gallery.js';
 import { Renderer } from './renderer.js';
 import { decodeState, STORAGE_KEY } from './share.js';
@@ -8,21 +8,21 @@ const examples = collect(
   import.meta.glob('../../examples/*/*.yaml', { query: '?raw', import: 'default', eager: true }),
 );
 
-// The UI's code loads while the worker starts and the documents are read.
-const ui = import('./main.js');
-
 /** Measurements the end-to-end test reads. */
 const metrics = (window.__xprender = { renders: [], firstOutputAt: null, replaced: 0 });
 
 /** Answers that arrive before the UI is up wait here; the first output is shown as plain text meanwhile. */
 let onAnswer = null;
 let early = [];
+let firstAnswer;
+const answeredOnce = new Promise((resolve) => (firstAnswer = resolve));
 
 const renderer = new Renderer(
   () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }),
   (msg) => {
     if (onAnswer) return onAnswer(msg);
     early.push(msg);
+    firstAnswer();
     if (msg.yaml && early.length === 1) {
       plain('out-resources', msg.yaml.resources);
       // Counted when the frame showing it is drawn.
@@ -59,7 +59,10 @@ const texts = { xr: state.xr ?? '', composition: state.composition ?? '', observ
 renderer.submit({ texts, semantics });
 for (const key of Object.keys(texts)) plain(key, texts[key]);
 
-const { start } = await ui;
+// The UI's code (CodeMirror) is evaluated once the first answer is on screen: evaluating it keeps
+// the page's thread busy, and the worker's messages wait for that thread.
+await Promise.race([answeredOnce, new Promise((resolve) => setTimeout(resolve, 1000))]);
+const { start } = await import('./main.js');
 onAnswer = start({ renderer, examples, texts, semantics, example });
 for (const msg of early) onAnswer(msg);
 early = [];
