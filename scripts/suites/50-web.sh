@@ -3,6 +3,7 @@
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
 need_apt chromium
+need_wasm_target
 command -v node >/dev/null || need_apt nodejs npm
 node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' ||
   die "node $(node --version) is too old: the web tests need Node 20 or newer"
