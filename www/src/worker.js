@@ -12,9 +12,14 @@ self.onmessage = async (e) => {
     self.postMessage({ id, problems });
     return;
   }
-  await ready;
-  const start = performance.now();
   let answer;
+  try {
+    await ready;
+  } catch (err) {
+    self.postMessage({ id, problems, error: { kind: 'Internal', message: `cannot load the engine: ${err}`, context: {} } });
+    return;
+  }
+  const start = performance.now();
   try {
     answer = { output: render(req.xr, req.composition, req.observed, req.options) };
   } catch (err) {
