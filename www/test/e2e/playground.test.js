@@ -231,7 +231,7 @@ test('the page follows the system colour scheme', async () => {
   for (const colorScheme of ['light', 'dark']) {
     const page = await browser.newPage({ viewport: { width: 1440, height: 1000 }, colorScheme });
     await page.goto(`${base}#`);
-    await page.waitForFunction(() => (window.__xprender?.firstOutputAt ?? null) !== null, null, { timeout: 10_000 });
+    await waitForEditorText(page, 'out-resources', 'kind: ');
     colors[colorScheme] = await page.$eval('#out-resources .cm-editor', (el) => getComputedStyle(el).backgroundColor);
     if (colorScheme === 'dark') await page.screenshot({ path: join(artifacts, 'playground-e2e-dark.png') });
     await page.close();
