@@ -97,9 +97,9 @@ async function waitForEditorText(page, id, needle) {
 
 test('navigation to first output takes at most 500 ms', async () => {
   // Each navigation in a fresh context (empty cache, no stored state) of the running browser;
-  // the median of three keeps a busy machine's one-off stall from deciding.
+  // the median of five keeps a busy machine's one-off stall from deciding.
   const times = [];
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 5; i++) {
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(base);
@@ -107,7 +107,7 @@ test('navigation to first output takes at most 500 ms', async () => {
     times.push(await page.evaluate(() => window.__xprender.firstOutputAt));
     await context.close();
   }
-  const median = [...times].sort((a, b) => a - b)[1];
+  const median = [...times].sort((a, b) => a - b)[2];
   figures.navigationToFirstOutputMs = times.map((t) => Math.round(t));
   console.log(`navigation → first output: ${times.map((t) => t.toFixed(0)).join(', ')} ms (median ${median.toFixed(0)} ms)`);
   assert.ok(median <= 500, `first output after ${median} ms (median) > 500 ms`);
