@@ -186,11 +186,14 @@ export function start({ renderer, examples, texts, semantics, example }) {
       div.append(b, l.text ? `: ${l.text}` : '');
       li.append(div);
     }
-    li.addEventListener('click', () => {
+    li.tabIndex = 0;
+    const select = () => {
       for (const el of $('trace').querySelectorAll('.selected')) el.classList.remove('selected');
       li.classList.add('selected');
       highlightRange(inputs.composition, locations.get(locationKey(traceTarget(entry))) ?? null);
-    });
+    };
+    li.addEventListener('click', select);
+    li.addEventListener('keydown', (e) => e.key === 'Enter' && select());
     return li;
   }
 
