@@ -140,6 +140,22 @@ test('locatePatch looks into Pipeline steps', () => {
 `;
   const at = locatePatch(pipeline, { resource: 'r', patchIndex: 1 });
   assert.equal(pipeline.slice(at.from, at.to).trim(), 'fromFieldPath: b');
+  const inStep = locatePatch(pipeline, { step: 'pt', resource: 'r', patchIndex: 0 });
+  assert.equal(pipeline.slice(inStep.from, inStep.to).trim(), 'fromFieldPath: a');
+  assert.equal(locatePatch(pipeline, { step: 'other', resource: 'r', patchIndex: 0 }), null);
+});
+
+test('locatePatch finds environment patches', () => {
+  const comp = `spec:
+  environment:
+    patches:
+      - type: ToEnvironmentFieldPath
+        fromFieldPath: spec.a
+  resources: []
+`;
+  const at = locatePatch(comp, { environment: true, patchIndex: 0 });
+  assert.match(comp.slice(at.from, at.to), /^type: ToEnvironmentFieldPath/);
+  assert.equal(locatePatch(comp, { environment: true, patchIndex: 1 }), null);
 });
 
 const OUTPUT = {
