@@ -66,10 +66,14 @@ export function start({ renderer, examples, texts, semantics, example }) {
     if (blocking.length) {
       // A YAML error: say where, keep the last good output, dimmed.
       const p = blocking[0];
-      status(`${p.key}: document ${p.doc}, line ${p.line}, column ${p.col}: ${p.message}`, true);
+      const where = `${p.key}: document ${p.doc}, line ${p.line}, column ${p.col}: ${p.message}`;
+      status(where, true);
+      $('input-error').textContent = `YAML error in ${where}. The output below is the last good one.`;
+      $('input-error').hidden = false;
       $('outputs').classList.add('stale');
       return;
     }
+    $('input-error').hidden = true;
     metrics.renders.push({ ms: msg.ms ?? null, at: now });
     locations = new Map(msg.locations ?? []);
     $('outputs').classList.remove('stale');

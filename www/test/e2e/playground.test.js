@@ -204,12 +204,14 @@ test('the playground renders, explains and marks errors in Chromium', async () =
   await page.waitForSelector('#composition .cm-lintRange-error', { state: 'detached', timeout: 5_000 });
 
   // Break the XR's YAML: an error marker, the position in the status, the last output dimmed.
-  await page.locator('#xr .cm-line', { hasText: 'retentionDays' }).click();
+  await page.locator('#xr .cm-line', { hasText: 'name: team-a-assets' }).first().click();
   await page.keyboard.press('End');
   await page.keyboard.type('\nbroken: [');
   await page.waitForSelector('#xr .cm-lintRange-error', { timeout: 5_000 });
+  await page.waitForSelector('#xr .cm-lint-marker-error');
   await page.waitForSelector('#outputs.stale');
   assert.match(await page.textContent('#status'), /^xr: document 1, line \d+, column \d+: /);
+  assert.match(await page.textContent('#input-error'), /^YAML error in xr: document 1, line \d+, column \d+: /);
   assert.match(await editorText(page, 'out-resources'), /region: us-east-1/, 'last good output kept');
   await page.click('nav [data-tab="resources"]');
   await page.screenshot({ path: join(artifacts, 'playground-e2e.png') });
