@@ -18,6 +18,8 @@ export const RESOURCE_NAME = 'crossplane.io/composition-resource-name';
 export function parseYaml(text) {
   const problems = [];
   const docs = [];
+  /** For each of docs: its 1-based number in the text, first line and range. */
+  const where = [];
   parseAllDocuments(text, PARSE).forEach((doc, i) => {
     for (const [list, severity] of [[doc.errors, 'error'], [doc.warnings, 'warning']]) {
       for (const e of list) {
@@ -36,10 +38,20 @@ export function parseYaml(text) {
     }
     if (doc.errors.length === 0) {
       const value = doc.toJS({ maxAliasCount: 1000 });
-      if (value !== null && value !== undefined) docs.push(value);
+      if (value !== null && value !== undefined) {
+        const [from, to] = doc.contents?.range ?? doc.range;
+        docs.push(value);
+        where.push({ doc: i + 1, line: lineOf(text, from), col: 1, from, to: Math.max(to, from + 1) });
+      }
     }
   });
-  return { docs, problems };
+  return { docs, problems, where };
+}
+
+function lineOf(text, offset) {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
 }
 
 /** The message without yaml's own position suffix (the editor and status bar say where). */
@@ -71,25 +83,7 @@ export function buildRequest({ xr, composition, observed }, semantics) {
       problems[key].push(shapeProblem(`expected exactly one YAML object, found ${docs.length} document(s)`));
     }
   }
-  const resources = {};
-  let environment;
-  parsed.observed.docs.forEach((doc, i) => {
-    // An EnvironmentConfig among the observed documents is the render's environment.
-    if (isObject(doc) && doc.kind === 'EnvironmentConfig') {
-      environment = { ...environment, ...(isObject(doc.data) ? doc.data : {}) };
-      return;
-    }
-    const name = isObject(doc) ? doc.metadata?.annotations?.[RESOURCE_NAME] : undefined;
-    if (typeof name !== 'string') {
-      problems.observed.push({
-        ...shapeProblem(`document ${i + 1} has no ${RESOURCE_NAME} annotation`),
-        doc: i + 1,
-        severity: 'warning',
-      });
-      return;
-    }
-    resources[name] = { resource: doc };
-  });
+  const { resources, environment } = observedState(parsed.observed, problems.observed);
   const failed = Object.values(problems).some((list) => list.some((p) => p.severity === 'error'));
   if (failed) return { request: null, problems };
   const options = { trace: true };
@@ -101,6 +95,72 @@ export function buildRequest({ xr, composition, observed }, semantics) {
     options,
   };
   return { request, problems };
+}
+
+/**
+ * The observed documents as the render request's observed state, read as `xprender render`
+ * reads them: resources keyed by their composition-resource-name annotation, each with the
+ * connection details of the Secret its spec.writeConnectionSecretToRef names; EnvironmentConfigs
+ * merged (their `data`) into the environment. Problems are added to `problems`.
+ */
+function observedState({ docs, where }, problems) {
+  const secretRef = (d) => {
+    const ref = isObject(d) ? d.spec?.writeConnectionSecretToRef : undefined;
+    return typeof ref?.name === 'string' ? { name: ref.name, namespace: ref.namespace } : null;
+  };
+  const refs = docs.map(secretRef).filter(Boolean);
+  const matches = (secret, ref) =>
+    isObject(secret) &&
+    secret.kind === 'Secret' &&
+    secret.metadata?.name === ref.name &&
+    (ref.namespace === undefined || secret.metadata?.namespace === undefined || secret.metadata.namespace === ref.namespace);
+  const resources = {};
+  let environment;
+  docs.forEach((d, i) => {
+    const at = where[i];
+    if (isObject(d) && d.kind === 'EnvironmentConfig') {
+      environment ??= { apiVersion: 'internal.crossplane.io/v1alpha1', kind: 'Environment' };
+      if (isObject(d.data)) deepMerge(environment, d.data);
+      return;
+    }
+    if (refs.some((ref) => matches(d, ref))) return; // a connection Secret, read with its resource
+    const name = isObject(d) ? d.metadata?.annotations?.[RESOURCE_NAME] : undefined;
+    if (typeof name !== 'string') {
+      const what = isObject(d) && d.kind === 'Secret' ? 'a Secret no observed resource writes its connection details to' : `no ${RESOURCE_NAME} annotation`;
+      problems.push({ ...at, severity: 'warning', message: `document ${at.doc} is ignored: ${what}` });
+      return;
+    }
+    if (name in resources) {
+      problems.push({ ...at, severity: 'error', message: `two observed resources are annotated ${RESOURCE_NAME}: ${name}` });
+      return;
+    }
+    const entry = { resource: d };
+    const ref = secretRef(d);
+    const secret = ref ? docs.find((s) => matches(s, ref)) : undefined;
+    if (secret) entry.connectionDetails = secretData(secret);
+    resources[name] = entry;
+  });
+  return { resources, environment };
+}
+
+/** A Secret's `data` (base64 already) with its `stringData` encoded over it. */
+function secretData(secret) {
+  const out = {};
+  for (const [k, v] of Object.entries(isObject(secret.data) ? secret.data : {})) out[k] = String(v);
+  for (const [k, v] of Object.entries(isObject(secret.stringData) ? secret.stringData : {})) {
+    const bytes = new TextEncoder().encode(String(v));
+    out[k] = btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join(''));
+  }
+  return out;
+}
+
+/** Objects merge key by key; anything else replaces. */
+function deepMerge(dst, src) {
+  for (const [k, v] of Object.entries(src)) {
+    if (isObject(v) && isObject(dst[k])) deepMerge(dst[k], v);
+    else dst[k] = isObject(v) ? deepMerge({}, v) : v;
+  }
+  return dst;
 }
 
 function isObject(v) {

@@ -64,12 +64,54 @@ data: {tier: gold}
   const { request, problems } = buildRequest({ xr: XR, composition: COMP, observed }, 'function');
   assert.deepStrictEqual(problems, { xr: [], composition: [], observed: [] });
   assert.deepStrictEqual(Object.keys(request.observed.resources), ['a']);
-  assert.deepStrictEqual(request.observed.environment, { tier: 'gold' });
+  assert.deepStrictEqual(request.observed.environment, {
+    apiVersion: 'internal.crossplane.io/v1alpha1',
+    kind: 'Environment',
+    tier: 'gold',
+  });
   assert.deepStrictEqual(request.options, { trace: true, semantics: 'function' });
   assert.equal(request.xr.metadata.name, 'x');
   assert.deepStrictEqual(buildRequest({ xr: XR, composition: COMP, observed: '' }, 'auto').request.options, {
     trace: true,
   });
+});
+
+test('buildRequest reads connection Secrets and merges EnvironmentConfigs as the CLI does', () => {
+  const observed = `kind: Instance
+metadata:
+  annotations: {crossplane.io/composition-resource-name: db}
+spec:
+  writeConnectionSecretToRef: {name: db-conn, namespace: crossplane-system}
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: db-conn, namespace: crossplane-system}
+data: {username: YXBw}
+stringData: {password: pä55}
+---
+kind: Secret
+metadata: {name: stray}
+---
+kind: EnvironmentConfig
+data: {a: {p: 1, q: 2}, b: 1}
+---
+kind: EnvironmentConfig
+data: {a: {q: 3}, c: [1]}
+`;
+  const { request, problems } = buildRequest({ xr: XR, composition: COMP, observed }, 'auto');
+  assert.deepStrictEqual(request.observed.resources.db.connectionDetails, { username: 'YXBw', password: 'cMOkNTU=' });
+  assert.deepStrictEqual(Object.keys(request.observed.resources), ['db']);
+  assert.deepStrictEqual(request.observed.environment, {
+    apiVersion: 'internal.crossplane.io/v1alpha1',
+    kind: 'Environment',
+    a: { p: 1, q: 3 },
+    b: 1,
+    c: [1],
+  });
+  assert.deepStrictEqual(
+    problems.observed.map((p) => [p.doc, p.line, p.severity, p.message]),
+    [[3, 13, 'warning', 'document 3 is ignored: a Secret no observed resource writes its connection details to']],
+  );
 });
 
 test('buildRequest refuses broken or misshapen inputs and says where', () => {
@@ -87,6 +129,14 @@ test('buildRequest refuses broken or misshapen inputs and says where', () => {
   const unnamed = buildRequest({ xr: XR, composition: COMP, observed: 'kind: A\n' }, 'auto');
   assert.notEqual(unnamed.request, null, 'a warning does not stop the render');
   assert.equal(unnamed.problems.observed[0].severity, 'warning');
+
+  const twice = 'metadata: {annotations: {crossplane.io/composition-resource-name: a}}\n';
+  const dup = buildRequest({ xr: XR, composition: COMP, observed: `${twice}---\n${twice}` }, 'auto');
+  assert.equal(dup.request, null);
+  assert.deepStrictEqual(
+    [dup.problems.observed[0].doc, dup.problems.observed[0].line, dup.problems.observed[0].message],
+    [2, 3, 'two observed resources are annotated crossplane.io/composition-resource-name: a'],
+  );
 });
 
 test('locatePatch finds a patch by template name (or index) and patch index', () => {
