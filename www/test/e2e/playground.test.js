@@ -217,8 +217,20 @@ test('the playground renders, explains and marks errors in Chromium', async () =
   await page.screenshot({ path: join(artifacts, 'playground-e2e.png') });
 
   // Share state: the fragment restores the broken document in a fresh page.
-  await page.waitForFunction(() => location.hash.length > 10);
-  const url = page.url();
+  // The fragment is written 300 ms after the last edit; wait until it holds the broken XR.
+  const fragmentText = () =>
+    page.evaluate(async () => {
+      const b64 = location.hash.slice(1).replace(/-/g, '+').replace(/_/g, '/');
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
+      return new Response(stream).text();
+    });
+  for (let i = 0; !(await fragmentText()).includes('broken: ['); i++) {
+    assert.ok(i < 100, 'the URL fragment never held the edited XR');
+    await page.waitForTimeout(100);
+  }
+  // page.url() can lag behind history.replaceState; the page knows its own address.
+  const url = await page.evaluate(() => location.href);
   const again = await browser.newPage();
   await again.goto(url);
   await waitForEditorText(again, 'xr', 'broken: [');
