@@ -182,6 +182,12 @@ export function start({ renderer, examples, texts, semantics, example }) {
       title.append(s);
     }
     li.append(title);
+    if (d.summary) {
+      const sum = document.createElement('div');
+      sum.className = 'summary';
+      sum.textContent = d.summary;
+      li.append(sum);
+    }
     for (const l of d.lines) {
       const div = document.createElement('div');
       div.className = `line depth${l.depth}${l.error ? ' error' : ''}`;

@@ -15,13 +15,13 @@ export function traceTarget(entry) {
 
 const KNOWN = new Set([
   'step', 'resource', 'environment', 'patch', 'patchIndex', 'type',
-  'direction', 'policy', 'from', 'combined', 'transforms', 'to', 'outcome', 'reason',
+  'direction', 'policy', 'from', 'combined', 'transforms', 'to', 'outcome', 'reason', 'summary',
 ]);
 
-/** { title, outcome, lines: [{ key, text, depth, error? }] } for one trace entry. */
+/** { title, outcome, summary, lines: [{ key, text, depth, error? }] } for one trace entry. */
 export function describeEntry(entry) {
   if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
-    return { title: show(entry), outcome: '', lines: [] };
+    return { title: show(entry), outcome: '', summary: '', lines: [] };
   }
   const { step, resource, environment, patchIndex } = traceTarget(entry);
   const title = [
@@ -55,7 +55,13 @@ export function describeEntry(entry) {
   for (const [key, value] of Object.entries(entry)) {
     if (!KNOWN.has(key)) add(key, show(value));
   }
-  return { title: title.join(' · ') || 'entry', outcome: typeof entry.outcome === 'string' ? entry.outcome : '', lines };
+  return {
+    title: title.join(' · ') || 'entry',
+    outcome: typeof entry.outcome === 'string' ? entry.outcome : '',
+    // The engine's one-line account of the patch, shown under the title.
+    summary: typeof entry.summary === 'string' ? entry.summary : '',
+    lines,
+  };
 }
 
 function list(v) {

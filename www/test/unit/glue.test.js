@@ -104,11 +104,13 @@ test('trace entries read as what was read, transformed and written', () => {
     ],
     to: [{ path: 'spec.forProvider.location', value: 'EAST US' }],
     outcome: 'applied',
+    summary: 'spec.region "us-east-1" → map "East US" → string "EAST US" → spec.forProvider.location',
   };
   assert.deepStrictEqual(traceTarget(entry), { step: undefined, resource: 'instance', environment: false, patchIndex: 0 });
   assert.deepStrictEqual(describeEntry(entry), {
     title: 'instance · patch 0 · FromCompositeFieldPath',
     outcome: 'applied',
+    summary: 'spec.region "us-east-1" → map "East US" → string "EAST US" → spec.forProvider.location',
     lines: [
       { key: 'direction', text: 'composite -> composed', depth: 0 },
       { key: 'policy', text: 'fromFieldPath Optional, write Replace', depth: 0 },
@@ -133,6 +135,7 @@ test('trace entries say why a patch was skipped or failed', () => {
   });
   assert.equal(skipped.title, 'step pt · environment · patch 2 · ToEnvironmentFieldPath');
   assert.equal(skipped.outcome, 'skipped');
+  assert.equal(skipped.summary, '');
   assert.deepStrictEqual(skipped.lines, [
     { key: 'read', text: 'spec.zone: missing (spec.zone: no such field)', depth: 0 },
     { key: 'why', text: 'the source is missing and policy.fromFieldPath is Optional: the patch is skipped', depth: 0, error: false },
