@@ -20,6 +20,8 @@ export function parseYaml(text) {
   const docs = [];
   /** For each of docs: its 1-based number in the text, first line and range. */
   const where = [];
+  /** For each of docs: the parsed yaml Document (with source ranges). */
+  const documents = [];
   parseAllDocuments(text, PARSE).forEach((doc, i) => {
     for (const [list, severity] of [[doc.errors, 'error'], [doc.warnings, 'warning']]) {
       for (const e of list) {
@@ -41,11 +43,12 @@ export function parseYaml(text) {
       if (value !== null && value !== undefined) {
         const [from, to] = doc.contents?.range ?? doc.range;
         docs.push(value);
+        documents.push(doc);
         where.push({ doc: i + 1, line: lineOf(text, from), col: 1, from, to: Math.max(to, from + 1) });
       }
     }
   });
-  return { docs, problems, where };
+  return { docs, problems, where, documents };
 }
 
 function lineOf(text, offset) {
@@ -94,7 +97,8 @@ export function buildRequest({ xr, composition, observed }, semantics) {
     observed: environment === undefined ? { resources } : { resources, environment },
     options,
   };
-  return { request, problems };
+  // The Composition's parsed Document, so its patches can be found without parsing it again.
+  return { request, problems, compositionDocument: parsed.composition.documents[0] };
 }
 
 /**
@@ -175,12 +179,14 @@ function isObject(v) {
  * count patches as the engine applies them, with each PatchSet reference replaced by its set's
  * patches (found in the set itself). Environment patches are found under environment.patches.
  */
-export function patchLocator(compositionText) {
-  let doc;
-  try {
-    doc = parseDocument(compositionText, PARSE);
-  } catch {
-    return () => null;
+export function patchLocator(composition) {
+  let doc = composition;
+  if (typeof composition === 'string') {
+    try {
+      doc = parseDocument(composition, PARSE);
+    } catch {
+      return () => null;
+    }
   }
   if (doc.errors.length) return () => null;
   const scopes = [
@@ -255,17 +261,22 @@ function range(node) {
 
 /** The rendered output as YAML texts for the panes and the download. */
 export function outputYaml(output) {
-  const entries = Object.entries(output.resources ?? {});
-  const resources = entries.length
-    ? entries.map(([name, r]) => `# ${name} (ready: ${r.ready})\n${toYaml(r.resource)}`).join('---\n')
-    : '# No composed resources were rendered: see Results and Explain.\n';
-  return { resources, composite: toYaml(output.composite ?? {}) };
+  return texts(output).yaml;
 }
 
 /** The download: the desired XR, then every desired composed resource. */
 export function downloadYaml(output) {
-  const docs = [output.composite ?? {}, ...Object.values(output.resources ?? {}).map((r) => r.resource)];
-  return docs.map(toYaml).join('---\n');
+  return texts(output).download;
+}
+
+/** The panes' YAML and the download, each document written once (stringify is the slow part). */
+function texts(output) {
+  const entries = Object.entries(output.resources ?? {}).map(([name, r]) => [name, r.ready, toYaml(r.resource)]);
+  const composite = toYaml(output.composite ?? {});
+  const resources = entries.length
+    ? entries.map(([name, ready, y]) => `# ${name} (ready: ${ready})\n${y}`).join('---\n')
+    : '# No composed resources were rendered: see Results and Explain.\n';
+  return { yaml: { resources, composite }, download: [composite, ...entries.map((e) => e[2])].join('---\n') };
 }
 
 function toYaml(v) {
@@ -275,11 +286,11 @@ function toYaml(v) {
 /**
  * What the page shows of an answer, prepared in the worker so the page needs no YAML library:
  * the output as YAML texts; where each traced patch (and the patch at fault) is in the
- * Composition's text, as [[locationKey, { from, to }], ...]; and `faults`, the patches that
+ * Composition (its text, or its parsed Document), as [[locationKey, { from, to }], ...]; and `faults`, the patches that
  * failed (a thrown error, or trace entries whose outcome is failed), as editor markers.
  */
-export function presentation(compositionText, { output, error }) {
-  const locate = patchLocator(compositionText);
+export function presentation(composition, { output, error }) {
+  const locate = patchLocator(composition);
   const targets = [];
   const faults = [];
   if (error?.context?.resource !== undefined) {
@@ -303,7 +314,7 @@ export function presentation(compositionText, { output, error }) {
     if (at) locations.set(key, at);
   }
   if (!output) return { locations: [...locations], faults };
-  return { locations: [...locations], faults, yaml: outputYaml(output), download: downloadYaml(output) };
+  return { locations: [...locations], faults, ...texts(output) };
 }
 
 /** Why a traced patch failed, in one line. */

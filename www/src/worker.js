@@ -7,7 +7,7 @@ const ready = init();
 
 self.onmessage = async (e) => {
   const { id, request } = e.data;
-  const { request: req, problems } = buildRequest(request.texts, request.semantics);
+  const { request: req, problems, compositionDocument } = buildRequest(request.texts, request.semantics);
   if (!req) {
     self.postMessage({ id, problems });
     return;
@@ -26,5 +26,5 @@ self.onmessage = async (e) => {
     answer = { error: { kind: err.kind ?? 'Internal', message: err.message ?? String(err), context: err.context ?? {} } };
   }
   const ms = performance.now() - start;
-  self.postMessage({ id, problems, ms, ...answer, ...presentation(request.texts.composition, answer) });
+  self.postMessage({ id, problems, ms, ...answer, ...presentation(compositionDocument, answer) });
 };

@@ -272,6 +272,8 @@ test('presentation locates traced patches and the patch at fault, and writes the
   assert.equal(ok.download, downloadYaml(OUTPUT));
 
   assert.deepStrictEqual(ok.faults, []);
+  const { compositionDocument } = buildRequest({ xr: XR, composition: COMP, observed: '' }, 'auto');
+  assert.deepStrictEqual(presentation(compositionDocument, { output: { ...OUTPUT, trace } }), ok, 'the parsed Document serves as well');
 
   const context = { resource: '1', patchIndex: 0 };
   const failed = presentation(COMP, { error: { kind: 'Render', message: 'm', context } });
