@@ -11,7 +11,10 @@ use wasmtime::{Engine, Instance, Linker, Module, Store, TypedFunc};
 
 const WORKLOADS: [(&str, &str); 3] = [
     ("small", include_str!("../../benches/workloads/small.json")),
-    ("medium", include_str!("../../benches/workloads/medium.json")),
+    (
+        "medium",
+        include_str!("../../benches/workloads/medium.json"),
+    ),
     ("large", include_str!("../../benches/workloads/large.json")),
 ];
 
@@ -53,16 +56,26 @@ impl Guest {
         let len = i32::try_from(request.len()).expect("request fits");
         let ptr = self.alloc.call(&mut self.store, len).expect("alloc");
         memory
-            .write(&mut self.store, usize::try_from(ptr).unwrap(), request.as_bytes())
+            .write(
+                &mut self.store,
+                usize::try_from(ptr).unwrap(),
+                request.as_bytes(),
+            )
             .expect("write");
-        let packed = self.render.call(&mut self.store, (ptr, len)).expect("render");
+        let packed = self
+            .render
+            .call(&mut self.store, (ptr, len))
+            .expect("render");
         let (rptr, rlen) = ((packed >> 32) as i32, (packed & 0xffff_ffff) as i32);
         let mut out = vec![0u8; usize::try_from(rlen).unwrap()];
         memory
             .read(&self.store, usize::try_from(rptr).unwrap(), &mut out)
             .expect("read");
         self.free.call(&mut self.store, (rptr, rlen)).expect("free");
-        assert!(!out.starts_with(b"{\"error\""), "the workload does not render");
+        assert!(
+            !out.starts_with(b"{\"error\""),
+            "the workload does not render"
+        );
         out.len()
     }
 }
