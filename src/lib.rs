@@ -9,9 +9,6 @@
 //! The JSON contract ([`render_json`]) is what every host speaks; it is
 //! documented in `docs/render.md`.
 
-// Some field-path helpers are only reached by the test entry points.
-#![allow(dead_code)]
-
 mod compose;
 mod connection;
 mod error;
