@@ -147,7 +147,12 @@ fn read_file(path: &Path) -> Result<Vec<Doc>, InputError> {
     } else {
         parse_yaml_stream(&text).map_err(|e| input_error!("{}:{e}", path.display()))?
     };
-    Ok(values
+    Ok(into_docs(values, path))
+}
+
+/// The non-empty documents of a stream read from `path`, numbered from 1.
+pub(crate) fn into_docs(values: Vec<Value>, path: &Path) -> Vec<Doc> {
+    values
         .into_iter()
         .enumerate()
         .filter(|(_, v)| !v.is_null())
@@ -156,7 +161,7 @@ fn read_file(path: &Path) -> Result<Vec<Doc>, InputError> {
             path: path.to_path_buf(),
             index: i + 1,
         })
-        .collect())
+        .collect()
 }
 
 fn io_reason(e: &std::io::Error) -> String {

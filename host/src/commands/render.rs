@@ -357,16 +357,7 @@ fn package_docs(reference: &str, args: &RenderArgs) -> anyhow::Result<Vec<Doc>> 
     let origin = PathBuf::from(format!("{reference}//package.yaml"));
     let values =
         io::parse_yaml_stream(&text).map_err(|e| input_error!("{}:{e}", origin.display()))?;
-    Ok(values
-        .into_iter()
-        .enumerate()
-        .filter(|(_, v)| !v.is_null())
-        .map(|(i, value)| Doc {
-            value,
-            path: origin.clone(),
-            index: i + 1,
-        })
-        .collect())
+    Ok(io::into_docs(values, &origin))
 }
 
 /// An XRD among the Composition documents that defines the XR's kind.
