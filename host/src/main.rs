@@ -1,6 +1,7 @@
 //! The `xprender` command: renders Crossplane Compositions with the engine in a wasmtime sandbox.
 
 mod cli;
+mod cluster;
 mod commands;
 
 use std::process::ExitCode;
