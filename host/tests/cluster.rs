@@ -394,7 +394,7 @@ fn render_diff_apply_against_a_live_api_server() {
             "uid": xr["metadata"]["uid"], "controller": true, "blockOwnerDeletion": true});
         let bucket = json!({"apiVersion": "storage.example.org/v1", "kind": "Bucket",
             "metadata": {"name": "my-bucket-7xk2p", "ownerReferences": [owner]}});
-        apply_doc(&client, &bucket, "test-setup", false).await;
+        apply_doc(&client, &bucket, "crossplane", false).await;
         let status = json!({"apiVersion": "storage.example.org/v1", "kind": "Bucket",
             "metadata": {"name": "my-bucket-7xk2p"}, "status": {"atProvider": {"arn": "arn:example:my-bucket"}}});
         apply_doc(&client, &status, "test-provider", true).await;
