@@ -44,8 +44,8 @@ pub(crate) struct ClusterInputs {
 /// Options of a fetch besides the connection.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct FetchOptions {
-    /// A Composition to use instead of the one the cluster would select.
-    pub(crate) composition: Option<Value>,
+    /// A Composition to use instead of the one the cluster would select, and where it is from.
+    pub(crate) composition: Option<(Value, String)>,
 }
 
 pub(crate) async fn fetch(
@@ -110,7 +110,7 @@ pub(crate) async fn fetch(
     });
 
     let (composition, composition_source) = match &opts.composition {
-        Some(c) => (c.clone(), "a local file".to_string()),
+        Some((c, source)) => (c.clone(), source.clone()),
         None => select_composition(session, &xr, xrd.as_ref(), &mut warnings).await?,
     };
     check_composite_type(&composition, &xr_api_version, &xr_kind_name)?;

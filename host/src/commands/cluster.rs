@@ -245,7 +245,13 @@ fn inputs_summary(inputs: &inputs::ClusterInputs) -> Value {
 /// Connects, reads the cluster, renders and plans.
 async fn prepare(a: &ClusterArgs) -> anyhow::Result<Prepared> {
     let target = Target::parse(&a.cluster, a.namespace.clone())?;
-    let composition = a.composition.as_deref().map(load_composition).transpose()?;
+    let composition = match a.composition.as_deref() {
+        Some(path) => Some((
+            load_composition(path)?,
+            format!("the Composition in {}", path.display()),
+        )),
+        None => None,
+    };
     let opts = ClusterOptions {
         connect: ConnectOptions {
             kubeconfig: a.kubeconfig.clone(),
