@@ -603,6 +603,45 @@ fn render_diff_apply_against_a_live_api_server() {
     ));
     assert_eq!(bucket["spec"]["forProvider"]["acl"], "private");
 
+    // Composition selection as Crossplane does it: selector, reference, the XRD's enforced ref.
+    rt.block_on(apply_docs(
+        &client,
+        yaml_docs(&data("selection.yaml")),
+        "test-setup",
+    ));
+    let source = |xr: &str| {
+        let d = server.xprender(&["diff", "--cluster", &format!("xbuckets/{xr}"), "-o", "json"]);
+        assert_eq!(d.code, 3, "{}\n{}", d.stdout, d.stderr);
+        d.json()["inputs"]["composition"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(
+        source("selected-bucket"),
+        "Composition \"xbuckets-alt\" (spec.compositionSelector provider=alt)"
+    );
+    assert_eq!(
+        source("referencing-bucket"),
+        "Composition \"xbuckets-alt\" (the XR's spec.compositionRef)"
+    );
+    let e = server.xprender(&["diff", "--cluster", "xbuckets/unmatched-bucket"]);
+    assert_eq!(e.code, 1);
+    assert!(
+        e.stderr.contains(
+            "no Composition for XBucket matches the XR's spec.compositionSelector (provider=nobody)"
+        ),
+        "{}",
+        e.stderr
+    );
+    let enforce = json!({"apiVersion": "apiextensions.crossplane.io/v1", "kind": "CompositeResourceDefinition",
+        "metadata": {"name": "xbuckets.example.org"}, "spec": {"enforcedCompositionRef": {"name": "xbuckets-default"}}});
+    rt.block_on(apply_doc(&client, &enforce, "platform-team", false));
+    assert_eq!(
+        source("referencing-bucket"),
+        "Composition \"xbuckets-default\" (the XRD's spec.enforcedCompositionRef)"
+    );
+
     // Clear errors: a kind nobody serves, a template kind without CRD, an RBAC denial.
     let e = server.xprender(&["diff", "--cluster", "widgets/w"]);
     assert_eq!(e.code, 1);
