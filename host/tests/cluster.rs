@@ -625,6 +625,26 @@ fn render_diff_apply_against_a_live_api_server() {
         source("referencing-bucket"),
         "Composition \"xbuckets-alt\" (the XR's spec.compositionRef)"
     );
+    // Secret values stay hidden unless asked for.
+    let d = server.xprender(&["diff", "--cluster", "xbuckets/selected-bucket"]);
+    assert!(
+        d.stdout
+            .contains("+ stringData.token: \"(hidden; --show-secrets shows it)\""),
+        "{}",
+        d.stdout
+    );
+    assert!(!d.stdout.contains("t0ps3cret"), "{}", d.stdout);
+    let d = server.xprender(&[
+        "diff",
+        "--cluster",
+        "xbuckets/selected-bucket",
+        "--show-secrets",
+    ]);
+    assert!(
+        d.stdout.contains("+ stringData.token: \"t0ps3cret\""),
+        "{}",
+        d.stdout
+    );
     let e = server.xprender(&["diff", "--cluster", "xbuckets/unmatched-bucket"]);
     assert_eq!(e.code, 1);
     assert!(
