@@ -410,3 +410,110 @@ fn chain(e: &(dyn std::error::Error + 'static)) -> String {
     }
     parts.join(": ")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kube::core::Status;
+
+    fn kind(namespaced: bool) -> Kind {
+        let gvk = GroupVersionKind::gvk("example.org", "v1alpha1", "XBucket");
+        Kind {
+            resource: ApiResource::from_gvk_with_plural(&gvk, "xbuckets"),
+            namespaced,
+        }
+    }
+
+    fn api_error(code: u16, reason: &str, message: &str) -> kube::Error {
+        kube::Error::Api(Status::failure(message, reason).with_code(code).boxed())
+    }
+
+    #[test]
+    fn rbac_denials_name_verb_resource_and_scope() {
+        let k = kind(false);
+        let op = Op {
+            verb: "get",
+            kind: &k,
+            namespace: None,
+            name: Some("b"),
+        };
+        let e = explain(
+            api_error(403, "Forbidden", "denied"),
+            &op,
+            "https://s",
+            Duration::from_secs(1),
+        );
+        assert_eq!(
+            e.to_string(),
+            "forbidden: the API server's RBAC does not allow verb \"get\" on resource \"xbuckets.example.org\" (name \"b\") (cluster scope): denied"
+        );
+        let k = kind(true);
+        let op = Op {
+            verb: "list",
+            kind: &k,
+            namespace: Some("team-a"),
+            name: None,
+        };
+        let e = explain(
+            api_error(403, "Forbidden", "denied"),
+            &op,
+            "https://s",
+            Duration::from_secs(1),
+        );
+        assert!(
+            e.to_string().contains(
+                "verb \"list\" on resource \"xbuckets.example.org\" in namespace \"team-a\""
+            ),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn other_api_errors_keep_the_servers_words() {
+        let k = kind(false);
+        let op = Op {
+            verb: "patch",
+            kind: &k,
+            namespace: None,
+            name: Some("b"),
+        };
+        let e = explain(
+            api_error(401, "Unauthorized", "Unauthorized"),
+            &op,
+            "https://s",
+            Duration::from_secs(1),
+        );
+        assert!(
+            e.to_string()
+                .starts_with("unauthorized: the API server at https://s rejected the credentials"),
+            "{e}"
+        );
+        let e = explain(
+            api_error(422, "Invalid", "spec.x: Invalid value"),
+            &op,
+            "https://s",
+            Duration::from_secs(1),
+        );
+        assert_eq!(
+            e.to_string(),
+            "cannot patch xbuckets.example.org \"b\": the API server said (422 Invalid): spec.x: Invalid value"
+        );
+    }
+
+    #[test]
+    fn cluster_scoped_kinds_have_no_namespace() {
+        assert_eq!(namespace_for(&kind(false), Some("x"), "default"), None);
+        assert_eq!(
+            namespace_for(&kind(true), None, "default").as_deref(),
+            Some("default")
+        );
+        assert_eq!(
+            namespace_for(&kind(true), Some(""), "default").as_deref(),
+            Some("default")
+        );
+        assert_eq!(
+            namespace_for(&kind(true), Some("a"), "default").as_deref(),
+            Some("a")
+        );
+    }
+}

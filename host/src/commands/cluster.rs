@@ -56,12 +56,20 @@ pub(crate) enum Format {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Exit status: 0 no changes, 3 changes found, 1 failure.\n\
+    Compared: the fields the render sets; server-managed metadata and composed resources' status are ignored."
+)]
 pub(crate) struct DiffArgs {
     #[command(flatten)]
     pub(crate) common: ClusterArgs,
 }
 
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Server-side apply with field manager `xprender`; a dry run unless --yes; never deletes.\n\
+    Exit status: 0 applied (or nothing to do), 1 failure or conflict with another field manager."
+)]
 pub(crate) struct ApplyArgs {
     #[command(flatten)]
     pub(crate) common: ClusterArgs,
