@@ -6,3 +6,6 @@ need_go
 
 step "fmt, json.Marshal and strconv against Go ($("$GO" version))"
 cargo test --locked --test go_fmt -- --ignored
+
+step "transforms against Go (strconv, regexp, base64, hashes, case mapping, strings, encoding/json)"
+cargo test --locked --test go_transform -- --ignored

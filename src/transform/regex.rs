@@ -1,0 +1,832 @@
+//! Go RE2 syntax on regex-lite: Go's parser rules and error texts, translated
+//! to an equivalent regex-lite pattern.
+//!
+//! Go's `regexp` is what Crossplane compiles; regex-lite's syntax differs
+//! (Perl classes, `\Q…\E`, octal escapes, nested classes, flags, limits), so
+//! the pattern is parsed here as Go's `regexp/syntax` parses it, rejected
+//! with Go's message where Go rejects it, and re-emitted in a form whose
+//! meaning regex-lite cannot misread: literals as `\x{..}`, classes as
+//! explicit ranges, `\d \s \w` as Go's ASCII sets.
+//!
+//! Not reproduced: Unicode classes (`\pL`, `\p{Greek}`: regex-lite has none,
+//! so they are rejected with a message saying so) and case folding beyond
+//! ASCII under `(?i)` (regex-lite folds ASCII only).
+
+use crate::semantics::Semantics;
+
+/// Go's limit on `{n,m}` counts, and on their nested product.
+const MAX_REPEAT: u64 = 1000;
+/// Group nesting accepted. Go allows 1000 (`maxHeight`); regex-lite's
+/// recursive parser needs more stack than a wasm module has for that, so the
+/// engine stops earlier, with Go's message for too deep a nesting.
+const MAX_DEPTH: usize = 200;
+
+/// Compiles `pattern` as Go's `regexp.Compile` would accept it.
+///
+/// # Errors
+/// Go's error text, `error parsing regexp: <reason>: `<fragment>``.
+pub(crate) fn compile(pattern: &str, sem: Semantics) -> Result<regex_lite::Regex, String> {
+    let translated = translate(pattern, sem)?;
+    regex_lite::RegexBuilder::new(&translated)
+        .nest_limit(u32::try_from(MAX_DEPTH * 4).unwrap_or(u32::MAX))
+        .build()
+        .map_err(|_| go_error("expression too large", pattern))
+}
+
+fn go_error(code: &str, expr: &str) -> String {
+    format!("error parsing regexp: {code}: `{expr}`")
+}
+
+/// One element of a concatenation being built.
+struct Item {
+    text: String,
+    /// One character, class or group: a repetition needs no wrapping group.
+    simple: bool,
+    /// Whether a repetition operator may apply to it (flag groups may not).
+    atom: bool,
+    /// The largest product of `{n,m}` counts nested inside it.
+    prod: u64,
+}
+
+struct Frame {
+    prefix: String,
+    alts: Vec<String>,
+    items: Vec<Item>,
+    prod: u64,
+    /// Case-insensitive (`(?i)`): folding is done here, not by regex-lite,
+    /// whose folding is ASCII-only.
+    fold: bool,
+}
+
+impl Frame {
+    fn new(prefix: String, fold: bool) -> Self {
+        Self {
+            prefix,
+            alts: Vec::new(),
+            items: Vec::new(),
+            prod: 1,
+            fold,
+        }
+    }
+
+    fn end_alt(&mut self) {
+        let mut s = String::new();
+        for it in self.items.drain(..) {
+            self.prod = self.prod.max(it.prod);
+            s.push_str(&it.text);
+        }
+        self.alts.push(s);
+    }
+
+    fn finish(mut self) -> (String, u64) {
+        self.end_alt();
+        (
+            format!("{}{})", self.prefix, self.alts.join("|")),
+            self.prod,
+        )
+    }
+}
+
+/// Translates a Go regexp into regex-lite syntax, or fails as Go's parser does.
+///
+/// # Errors
+/// Go's error text for the first syntax error.
+pub(crate) fn translate(pattern: &str, sem: Semantics) -> Result<String, String> {
+    let s = pattern;
+    let mut stack: Vec<Frame> = vec![Frame::new(String::new(), false)];
+    let mut i = 0;
+    let mut last_repeat: Option<usize> = None;
+    while i < s.len() {
+        let rest = &s[i..];
+        let c = rest.chars().next().unwrap_or('\0');
+        let mut repeat_start: Option<usize> = None;
+        match c {
+            '(' => {
+                if rest.starts_with("(?") {
+                    i = open_perl_group(s, i, &mut stack, sem)?;
+                } else {
+                    let fold = top(&mut stack).fold;
+                    stack.push(Frame::new("(".to_owned(), fold));
+                    i += 1;
+                }
+                if stack.len() > MAX_DEPTH {
+                    return Err(go_error("expression nests too deeply", s));
+                }
+            }
+            '|' => {
+                top(&mut stack).end_alt();
+                i += 1;
+            }
+            ')' => {
+                if stack.len() < 2 {
+                    return Err(go_error("unexpected )", s));
+                }
+                let frame = stack
+                    .pop()
+                    .unwrap_or_else(|| Frame::new(String::new(), false));
+                let (text, prod) = frame.finish();
+                push_atom(&mut stack, text, prod);
+                i += 1;
+            }
+            '^' | '$' | '.' => {
+                push_atom(&mut stack, c.to_string(), 1);
+                i += 1;
+            }
+            '[' => {
+                let (class, next) = parse_class(s, i, top(&mut stack).fold)?;
+                push_atom(&mut stack, class, 1);
+                i = next;
+            }
+            '*' | '+' | '?' | '{' => {
+                let (op, end) = if c == '{' {
+                    match parse_repeat(rest) {
+                        Some((min, max, len)) => {
+                            let end = i + len;
+                            if !(0..=1000).contains(&min) || max > 1000 || max >= 0 && min > max {
+                                return Err(go_error("invalid repeat count", &s[i..end]));
+                            }
+                            (Rep::Count(min, max), end)
+                        }
+                        None => {
+                            // Not a repetition: a literal brace.
+                            push_literal(&mut stack, '{');
+                            i += 1;
+                            last_repeat = None;
+                            continue;
+                        }
+                    }
+                } else {
+                    (Rep::Op(c), i + 1)
+                };
+                let mut end = end;
+                let mut lazy = false;
+                if s[end..].starts_with('?') {
+                    end += 1;
+                    lazy = true;
+                }
+                if let Some(start) = last_repeat {
+                    return Err(go_error(
+                        "invalid nested repetition operator",
+                        &s[start..end],
+                    ));
+                }
+                apply_repeat(&mut stack, op, lazy).map_err(|code| go_error(code, &s[i..end]))?;
+                repeat_start = Some(i);
+                i = end;
+            }
+            '\\' => i = parse_backslash(s, i, &mut stack)?,
+            _ => {
+                push_literal(&mut stack, c);
+                i += c.len_utf8();
+            }
+        }
+        last_repeat = repeat_start;
+    }
+    if stack.len() > 1 {
+        return Err(go_error("missing closing )", s));
+    }
+    let frame = stack
+        .pop()
+        .unwrap_or_else(|| Frame::new(String::new(), false));
+    let (text, _) = frame.finish();
+    // Drop the closing parenthesis `finish` added for the top level.
+    Ok(text[..text.len() - 1].to_owned())
+}
+
+fn top(stack: &mut [Frame]) -> &mut Frame {
+    let n = stack.len();
+    &mut stack[n - 1]
+}
+
+/// A literal character, as a class of its case variants under `(?i)`.
+fn push_literal(stack: &mut [Frame], c: char) {
+    let text = if top(stack).fold {
+        let orbit = fold::orbit(c);
+        if orbit.len() > 1 {
+            emit_class(
+                orbit
+                    .iter()
+                    .map(|&c| (u32::from(c), u32::from(c)))
+                    .collect(),
+                false,
+            )
+        } else {
+            literal(c)
+        }
+    } else {
+        literal(c)
+    };
+    push_atom(stack, text, 1);
+}
+
+fn push_atom(stack: &mut [Frame], text: String, prod: u64) {
+    let b = text.as_bytes();
+    // A group, a class or one (escaped) character can take an operator as is;
+    // assertions and repeated items are wrapped first.
+    let simple = text.len() == 1 && text != "^" && text != "$"
+        || text.starts_with("\\x{") && text.ends_with('}') && text.matches('{').count() == 1
+        || b.first() == Some(&b'[') && b.last() == Some(&b']')
+        || b.first() == Some(&b'(') && b.last() == Some(&b')') && !text.starts_with("(?:\\b\\B");
+    top(stack).items.push(Item {
+        text,
+        simple,
+        atom: true,
+        prod,
+    });
+}
+
+#[derive(Clone, Copy)]
+enum Rep {
+    Op(char),
+    Count(i64, i64),
+}
+
+/// Applies a repetition to the last atom of the current concatenation.
+fn apply_repeat(stack: &mut [Frame], op: Rep, lazy: bool) -> Result<(), &'static str> {
+    let frame = top(stack);
+    let Some(pos) = frame.items.iter().rposition(|it| it.atom) else {
+        return Err("missing argument to repetition operator");
+    };
+    let item = &mut frame.items[pos];
+    let (suffix, prod) = match op {
+        Rep::Op(c) => (c.to_string(), item.prod),
+        Rep::Count(min, max) => {
+            let text = match max {
+                -1 => format!("{{{min},}}"),
+                m if m == min => format!("{{{min}}}"),
+                m => format!("{{{min},{m}}}"),
+            };
+            // Go's repeatIsValid: the product of nested counts is at most 1000.
+            let factor = if max == 0 {
+                0
+            } else {
+                u64::try_from(if max < 0 { min } else { max })
+                    .unwrap_or(0)
+                    .max(1)
+            };
+            let prod = factor.saturating_mul(item.prod);
+            if (min >= 2 || max >= 2) && prod > MAX_REPEAT {
+                return Err("invalid repeat count");
+            }
+            (text, prod)
+        }
+    };
+    let lazy = if lazy { "?" } else { "" };
+    item.text = if item.simple {
+        format!("{}{suffix}{lazy}", item.text)
+    } else {
+        format!("(?:{}){suffix}{lazy}", item.text)
+    };
+    item.simple = false;
+    item.prod = prod;
+    Ok(())
+}
+
+/// `parseRepeat`: `{n}`, `{n,}`, `{n,m}` → (min, max or -1, length).
+fn parse_repeat(s: &str) -> Option<(i64, i64, usize)> {
+    let b = s.as_bytes();
+    let mut i = 1;
+    let min = parse_int(b, &mut i)?;
+    let max = match b.get(i)? {
+        b',' => {
+            i += 1;
+            if *b.get(i)? == b'}' {
+                -1
+            } else {
+                let m = parse_int(b, &mut i)?;
+                if m < 0 {
+                    // Too large a maximum makes the count invalid.
+                    return if b.get(i) == Some(&b'}') {
+                        Some((-1, -1, i + 1))
+                    } else {
+                        None
+                    };
+                }
+                m
+            }
+        }
+        _ => min,
+    };
+    if b.get(i) != Some(&b'}') {
+        return None;
+    }
+    Some((min, max, i + 1))
+}
+
+/// `parser.parseInt`: no leading zeros; -1 for absurdly large values.
+fn parse_int(b: &[u8], i: &mut usize) -> Option<i64> {
+    let start = *i;
+    if !b.get(start)?.is_ascii_digit() {
+        return None;
+    }
+    if b[start] == b'0' && b.get(start + 1).is_some_and(u8::is_ascii_digit) {
+        return None;
+    }
+    while b.get(*i).is_some_and(u8::is_ascii_digit) {
+        *i += 1;
+    }
+    let mut n: i64 = 0;
+    for &d in &b[start..*i] {
+        if n >= 100_000_000 {
+            return Some(-1);
+        }
+        n = n * 10 + i64::from(d - b'0');
+    }
+    Some(n)
+}
+
+/// `(?` groups: flags, non-capturing groups and named captures.
+fn open_perl_group(
+    s: &str,
+    i: usize,
+    stack: &mut Vec<Frame>,
+    sem: Semantics,
+) -> Result<usize, String> {
+    let t = &s[i..];
+    let b = t.as_bytes();
+    // Named captures: (?P<name>re) always, (?<name>re) from Go 1.22 on.
+    let python = b.len() > 4 && b[2] == b'P' && b[3] == b'<';
+    let angle = sem == Semantics::Function && b.len() > 3 && b[2] == b'<';
+    if python || angle {
+        let begin = if python { 4 } else { 3 };
+        let Some(end) = t.find('>') else {
+            return Err(go_error("invalid named capture", t));
+        };
+        let name = &t[begin..end];
+        if name.is_empty() || !name.bytes().all(|c| c == b'_' || c.is_ascii_alphanumeric()) {
+            return Err(go_error("invalid named capture", &t[..=end]));
+        }
+        // Names are dropped: only group numbers matter to Crossplane, and Go
+        // allows duplicate names where regex-lite does not.
+        let fold = top(stack).fold;
+        stack.push(Frame::new("(".to_owned(), fold));
+        return Ok(i + end + 1);
+    }
+    let mut on = String::new();
+    let mut off = String::new();
+    let mut fold = top(stack).fold;
+    let mut negated = false;
+    let mut saw_flag = false;
+    let mut j = 2;
+    loop {
+        let Some(c) = t[j..].chars().next() else {
+            return Err(go_error("invalid or unsupported Perl syntax", t));
+        };
+        j += c.len_utf8();
+        match c {
+            'i' | 'm' | 's' | 'U' => {
+                if c == 'i' {
+                    fold = !negated;
+                } else if negated {
+                    off.push(c);
+                } else {
+                    on.push(c);
+                }
+                saw_flag = true;
+            }
+            '-' if !negated => {
+                negated = true;
+                saw_flag = false;
+            }
+            ':' | ')' if !negated || saw_flag => {
+                // `i` is applied by the translation itself, never by regex-lite.
+                let flags = match (on.is_empty(), off.is_empty()) {
+                    (true, true) => String::new(),
+                    (false, true) => format!("(?{on}"),
+                    (_, false) => format!("(?{on}-{off}"),
+                };
+                if c == ':' {
+                    let prefix = if flags.is_empty() {
+                        "(?:".to_owned()
+                    } else {
+                        flags + ":"
+                    };
+                    stack.push(Frame::new(prefix, fold));
+                } else {
+                    let frame = top(stack);
+                    frame.fold = fold;
+                    if !flags.is_empty() {
+                        frame.items.push(Item {
+                            text: flags + ")",
+                            simple: false,
+                            atom: false,
+                            prod: 1,
+                        });
+                    }
+                }
+                return Ok(i + j);
+            }
+            _ => return Err(go_error("invalid or unsupported Perl syntax", &t[..j])),
+        }
+    }
+}
+
+/// A backslash outside a class: assertions, `\Q…\E`, classes, escapes.
+fn parse_backslash(s: &str, i: usize, stack: &mut [Frame]) -> Result<usize, String> {
+    let t = &s[i..];
+    let next = t[1..].chars().next();
+    match next {
+        Some('A') => push_atom(stack, r"\A".to_owned(), 1),
+        Some('z') => push_atom(stack, r"\z".to_owned(), 1),
+        Some('b') => push_atom(stack, r"\b".to_owned(), 1),
+        Some('B') => push_atom(stack, r"\B".to_owned(), 1),
+        Some('C') => return Err(go_error("invalid escape sequence", &t[..2])),
+        Some('Q') => {
+            let body = &t[2..];
+            let (lit, consumed) = match body.find(r"\E") {
+                Some(k) => (&body[..k], 2 + k + 2),
+                None => (body, t.len()),
+            };
+            for c in lit.chars() {
+                push_literal(stack, c);
+            }
+            return Ok(i + consumed);
+        }
+        Some('p' | 'P') => return Err(unicode_class(t)),
+        Some(c @ ('d' | 'D' | 's' | 'S' | 'w' | 'W')) => {
+            let (ranges, negated) = perl_class(c);
+            let ranges = if top(stack).fold {
+                fold::ranges(ranges)
+            } else {
+                ranges
+            };
+            push_atom(stack, emit_class(ranges, negated), 1);
+        }
+        _ => {
+            let (c, len) = parse_escape(t)?;
+            push_literal(stack, c);
+            return Ok(i + len);
+        }
+    }
+    Ok(i + 2)
+}
+
+/// `\pL`, `\p{Greek}`: Go knows them; regex-lite has no Unicode tables.
+fn unicode_class(t: &str) -> String {
+    let frag = match t[2..].chars().next() {
+        Some('{') => t.find('}').map_or(t, |k| &t[..=k]),
+        Some(c) => &t[..2 + c.len_utf8()],
+        None => t,
+    };
+    go_error(
+        "Unicode character classes (\\p, \\P) are not supported by this engine",
+        frag,
+    )
+}
+
+/// `parseEscape`: a single-character escape → (rune, bytes consumed).
+fn parse_escape(t: &str) -> Result<(char, usize), String> {
+    let Some(c) = t[1..].chars().next() else {
+        return Err(go_error("trailing backslash at end of expression", ""));
+    };
+    let mut j = 1 + c.len_utf8();
+    let invalid = |j: usize| go_error("invalid escape sequence", &t[..j.min(t.len())]);
+    let b = t.as_bytes();
+    let octal = |k: usize| b.get(k).is_some_and(|d| (b'0'..=b'7').contains(d));
+    match c {
+        '1'..='7' if !octal(j) => Err(invalid(j)),
+        '0'..='7' => {
+            let mut r = u32::from(c) - u32::from('0');
+            for _ in 0..2 {
+                if !octal(j) {
+                    break;
+                }
+                r = r * 8 + u32::from(b[j] - b'0');
+                j += 1;
+            }
+            Ok((char::from_u32(r).unwrap_or('\u{FFFD}'), j))
+        }
+        'x' => {
+            let Some(c1) = t[j..].chars().next() else {
+                return Err(invalid(j));
+            };
+            j += c1.len_utf8();
+            if c1 == '{' {
+                let mut r: u32 = 0;
+                let mut nhex = 0;
+                loop {
+                    let Some(d) = t[j..].chars().next() else {
+                        return Err(invalid(j));
+                    };
+                    j += d.len_utf8();
+                    if d == '}' {
+                        break;
+                    }
+                    let Some(v) = d.to_digit(16) else {
+                        return Err(invalid(j));
+                    };
+                    r = r * 16 + v;
+                    if r > 0x10_FFFF {
+                        return Err(invalid(j));
+                    }
+                    nhex += 1;
+                }
+                if nhex == 0 {
+                    return Err(invalid(j));
+                }
+                return Ok((char::from_u32(r).unwrap_or('\u{FFFD}'), j));
+            }
+            let c2 = t[j..].chars().next();
+            if let Some(c2) = c2 {
+                j += c2.len_utf8();
+            }
+            match (c1.to_digit(16), c2.and_then(|c| c.to_digit(16))) {
+                (Some(x), Some(y)) => Ok((char::from_u32(x * 16 + y).unwrap_or('\0'), j)),
+                _ => Err(invalid(j)),
+            }
+        }
+        'a' => Ok(('\u{7}', j)),
+        'f' => Ok(('\u{c}', j)),
+        'n' => Ok(('\n', j)),
+        'r' => Ok(('\r', j)),
+        't' => Ok(('\t', j)),
+        'v' => Ok(('\u{b}', j)),
+        c if c.is_ascii() && !c.is_ascii_alphanumeric() => Ok((c, j)),
+        _ => Err(invalid(j)),
+    }
+}
+
+type Ranges = Vec<(u32, u32)>;
+
+/// Go's ASCII Perl classes: (ranges, negated).
+fn perl_class(c: char) -> (Ranges, bool) {
+    let ranges = match c.to_ascii_lowercase() {
+        'd' => vec![(0x30, 0x39)],
+        // Go's \s has no \v.
+        's' => vec![(0x09, 0x0A), (0x0C, 0x0D), (0x20, 0x20)],
+        _ => vec![(0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A)],
+    };
+    (ranges, c.is_ascii_uppercase())
+}
+
+/// POSIX classes `[:name:]` (ASCII), as Go defines them.
+fn posix_class(name: &str) -> Option<Ranges> {
+    Some(match name {
+        "alnum" => vec![(0x30, 0x39), (0x41, 0x5A), (0x61, 0x7A)],
+        "alpha" => vec![(0x41, 0x5A), (0x61, 0x7A)],
+        "ascii" => vec![(0x00, 0x7F)],
+        "blank" => vec![(0x09, 0x09), (0x20, 0x20)],
+        "cntrl" => vec![(0x00, 0x1F), (0x7F, 0x7F)],
+        "digit" => vec![(0x30, 0x39)],
+        "graph" => vec![(0x21, 0x7E)],
+        "lower" => vec![(0x61, 0x7A)],
+        "print" => vec![(0x20, 0x7E)],
+        "punct" => vec![(0x21, 0x2F), (0x3A, 0x40), (0x5B, 0x60), (0x7B, 0x7E)],
+        "space" => vec![(0x09, 0x0D), (0x20, 0x20)],
+        "upper" => vec![(0x41, 0x5A)],
+        "word" => vec![(0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A)],
+        "xdigit" => vec![(0x30, 0x39), (0x41, 0x46), (0x61, 0x66)],
+        _ => return None,
+    })
+}
+
+fn negate(mut ranges: Ranges) -> Ranges {
+    ranges.sort_unstable();
+    let mut out = Vec::new();
+    let mut next = 0u32;
+    for (lo, hi) in ranges {
+        if lo > next {
+            out.push((next, lo - 1));
+        }
+        next = next.max(hi.saturating_add(1));
+    }
+    if next <= 0x10_FFFF {
+        out.push((next, 0x10_FFFF));
+    }
+    out
+}
+
+/// `parseClass`: `[...]` starting at byte `i` → (emitted class, next index).
+fn parse_class(s: &str, i: usize, fold: bool) -> Result<(String, usize), String> {
+    let whole = &s[i..];
+    let mut j = i + 1;
+    let mut negated = false;
+    if s[j..].starts_with('^') {
+        negated = true;
+        j += 1;
+    }
+    let mut ranges: Ranges = Vec::new();
+    let mut first = true;
+    loop {
+        let t = &s[j..];
+        if t.starts_with(']') && !first {
+            j += 1;
+            break;
+        }
+        first = false;
+        if t.len() > 2
+            && t.starts_with("[:")
+            && let Some(k) = t[2..].find(":]")
+        {
+            let name = &t[..k + 4];
+            let (inner, neg) = match name[2..name.len() - 2].strip_prefix('^') {
+                Some(n) => (n, true),
+                None => (&name[2..name.len() - 2], false),
+            };
+            let Some(r) = posix_class(inner) else {
+                return Err(go_error("invalid character class range", name));
+            };
+            ranges.extend(if neg { negate(r) } else { r });
+            j += name.len();
+            continue;
+        }
+        if t.starts_with("\\p") || t.starts_with("\\P") {
+            return Err(unicode_class(t));
+        }
+        if let Some(c @ ('d' | 'D' | 's' | 'S' | 'w' | 'W')) =
+            t.strip_prefix('\\').and_then(|r| r.chars().next())
+        {
+            let (r, neg) = perl_class(c);
+            ranges.extend(if neg { negate(r) } else { r });
+            j += 2;
+            continue;
+        }
+        let (lo, len) = class_char(t, whole)?;
+        let mut hi = lo;
+        let mut k = j + len;
+        let after = &s[k..];
+        if after.len() >= 2 && after.starts_with('-') && !after[1..].starts_with(']') {
+            let (h, len2) = class_char(&after[1..], whole)?;
+            hi = h;
+            k += 1 + len2;
+            if hi < lo {
+                return Err(go_error("invalid character class range", &s[j..k]));
+            }
+        }
+        ranges.push((u32::from(lo), u32::from(hi)));
+        j = k;
+    }
+    let ranges = if fold { fold::ranges(ranges) } else { ranges };
+    Ok((emit_class(ranges, negated), j))
+}
+
+/// `parseClassChar`: one (possibly escaped) character inside a class.
+fn class_char(t: &str, whole: &str) -> Result<(char, usize), String> {
+    match t.chars().next() {
+        None => Err(go_error("missing closing ]", whole)),
+        Some('\\') => parse_escape(t),
+        Some(c) => Ok((c, c.len_utf8())),
+    }
+}
+
+/// A class regex-lite reads unambiguously: `\x{..}` ranges, no surrogates.
+/// Negation is left to regex-lite so that `(?i)` folds before negating, as in Go.
+fn emit_class(ranges: Ranges, negated: bool) -> String {
+    let mut out = String::from(if negated { "[^" } else { "[" });
+    let mut any = false;
+    for (lo, hi) in ranges {
+        for (lo, hi) in [(lo, hi.min(0xD7FF)), (lo.max(0xE000), hi)] {
+            if lo <= hi {
+                any = true;
+                out.push_str(&format!("\\x{{{lo:X}}}-\\x{{{hi:X}}}"));
+            }
+        }
+    }
+    if !any {
+        // Go accepts an empty class: it never matches (or, negated, matches anything).
+        return if negated {
+            r"(?s:.)".to_owned()
+        } else {
+            r"(?:\b\B)".to_owned()
+        };
+    }
+    out.push(']');
+    out
+}
+
+/// Unicode simple case folding, which Go applies under `(?i)`.
+mod fold {
+    use super::super::case;
+
+    /// Characters no upper/lower mapping leads to from their folded form.
+    const EXTRA: &[char] = &[
+        '\u{B5}', '\u{17F}', '\u{1C5}', '\u{1C8}', '\u{1CB}', '\u{1F2}', '\u{345}', '\u{3C2}',
+        '\u{3D0}', '\u{3D1}', '\u{3D5}', '\u{3D6}', '\u{3F0}', '\u{3F1}', '\u{3F5}', '\u{1C80}',
+        '\u{1C81}', '\u{1C82}', '\u{1C83}', '\u{1C84}', '\u{1C85}', '\u{1C86}', '\u{1C87}',
+        '\u{1C88}', '\u{1E9B}', '\u{1E9E}', '\u{1FBE}', '\u{2126}', '\u{212A}', '\u{212B}',
+    ];
+
+    /// The simple case fold key: İ and ı fold only to themselves.
+    fn key(c: char) -> char {
+        if matches!(c, '\u{130}' | '\u{131}') {
+            c
+        } else {
+            case::lower_char(case::upper_char(c))
+        }
+    }
+
+    /// Every character that folds like `c`, `c` first.
+    pub(super) fn orbit(c: char) -> Vec<char> {
+        let k = key(c);
+        let mut out = vec![c];
+        let candidates = [
+            k,
+            case::upper_char(c),
+            case::lower_char(c),
+            case::upper_char(k),
+        ];
+        for x in candidates.into_iter().chain(EXTRA.iter().copied()) {
+            if key(x) == k && !out.contains(&x) {
+                out.push(x);
+            }
+        }
+        out
+    }
+
+    /// A class with the case variants of its members added.
+    pub(super) fn ranges(ranges: super::Ranges) -> super::Ranges {
+        let mut out = ranges.clone();
+        for &(lo, hi) in &ranges {
+            let chars: Box<dyn Iterator<Item = u32>> = if hi.saturating_sub(lo) < 512 {
+                Box::new(lo..=hi)
+            } else {
+                // Too large to walk: letters that fold across it are the
+                // ASCII ones and the special ones.
+                Box::new(
+                    (0x41..=0x7A)
+                        .chain(EXTRA.iter().map(|&c| u32::from(c)))
+                        .filter(move |c| (lo..=hi).contains(c)),
+                )
+            };
+            for c in chars.filter_map(char::from_u32) {
+                for f in orbit(c).into_iter().skip(1) {
+                    out.push((u32::from(f), u32::from(f)));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A literal character as regex-lite cannot misread it.
+fn literal(c: char) -> String {
+    if c.is_ascii_alphanumeric() {
+        c.to_string()
+    } else if (0xD800..=0xDFFF).contains(&u32::from(c)) {
+        r"(?:\b\B)".to_owned()
+    } else {
+        format!("\\x{{{:X}}}", u32::from(c))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(p: &str) -> String {
+        translate(p, Semantics::Native).unwrap_err()
+    }
+
+    #[test]
+    fn go_errors() {
+        assert_eq!(
+            err("a**"),
+            "error parsing regexp: invalid nested repetition operator: `**`"
+        );
+        assert_eq!(
+            err("*"),
+            "error parsing regexp: missing argument to repetition operator: `*`"
+        );
+        assert_eq!(err("(a"), "error parsing regexp: missing closing ): `(a`");
+        assert_eq!(err("a)"), "error parsing regexp: unexpected ): `a)`");
+        assert_eq!(err("[a"), "error parsing regexp: missing closing ]: `[a`");
+        assert_eq!(
+            err("a{1001}"),
+            "error parsing regexp: invalid repeat count: `{1001}`"
+        );
+        assert_eq!(
+            err(r"\Z"),
+            "error parsing regexp: invalid escape sequence: `\\Z`"
+        );
+        assert_eq!(
+            err("(?x)a"),
+            "error parsing regexp: invalid or unsupported Perl syntax: `(?x`"
+        );
+        assert_eq!(
+            err("[z-a]"),
+            "error parsing regexp: invalid character class range: `z-a`"
+        );
+        assert_eq!(
+            err("(?<n>a)"),
+            "error parsing regexp: invalid or unsupported Perl syntax: `(?<`"
+        );
+        assert_eq!(
+            err("a\\"),
+            "error parsing regexp: trailing backslash at end of expression: ``"
+        );
+    }
+
+    #[test]
+    fn go_matches() {
+        let re = |p: &str| compile(p, Semantics::Function).unwrap();
+        assert!(re(r"\Qa.b\E").is_match("a.b"));
+        assert!(!re(r"\Qa.b\E").is_match("axb"));
+        assert!(!re(r"\s").is_match("\u{b}"));
+        assert!(re(r"[[:space:]]").is_match("\u{b}"));
+        assert!(re(r"\101").is_match("A"));
+        assert!(re(r"[a&&b]").is_match("&"));
+        assert!(re(r"(?<n>x)(?P<n>y)").is_match("xy"));
+        assert!(!re(r"\d").is_match("٣"));
+        assert!(re(r"x{2}{").is_match("xx{"));
+    }
+}

@@ -1,0 +1,3 @@
+module xprender.dev/oracle/transform
+
+go 1.22

@@ -1,0 +1,163 @@
+// Command transform prints Go's answers for the Go-standard-library parts of
+// Crossplane's transforms, for the differential test tests/go_transform.rs.
+//
+// It reads a JSON array of cases {"op", "a", "b", "c", "v"} on stdin and
+// writes a JSON array with one {"ok": ...} or {"err": "..."} per case.
+package main
+
+import (
+	"crypto/sha1"
+	"crypto/sha256"
+	"crypto/sha512"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"hash/adler32"
+	"math"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+type testCase struct {
+	Op string `json:"op"`
+	A  string `json:"a"`
+	B  string `json:"b"`
+	C  string `json:"c"`
+	V  any    `json:"v"`
+}
+
+type answer struct {
+	Ok  any     `json:"ok"`
+	Err *string `json:"err,omitempty"`
+}
+
+func ok(v any) answer { return answer{Ok: v} }
+
+func fail(err error) answer {
+	s := err.Error()
+	return answer{Err: &s}
+}
+
+// floatBits is how float results travel: exact, NaN and infinities included.
+func floatBits(f float64) string { return strconv.FormatUint(math.Float64bits(f), 16) }
+
+// hashInput mirrors the transforms: a string's own bytes, anything else as JSON.
+func hashInput(v any) ([]byte, error) {
+	if s, isString := v.(string); isString {
+		return []byte(s), nil
+	}
+	return json.Marshal(v)
+}
+
+func run(c testCase) answer {
+	switch c.Op {
+	case "parse_int":
+		n, err := strconv.ParseInt(c.A, 10, 64)
+		if err != nil {
+			return fail(err)
+		}
+		return ok(strconv.FormatInt(n, 10))
+	case "parse_bool":
+		b, err := strconv.ParseBool(c.A)
+		if err != nil {
+			return fail(err)
+		}
+		return ok(b)
+	case "parse_float":
+		f, err := strconv.ParseFloat(c.A, 64)
+		if err != nil {
+			return fail(err)
+		}
+		return ok(floatBits(f))
+	case "format_float":
+		f, err := strconv.ParseFloat(c.A, 64)
+		if err != nil {
+			return fail(err)
+		}
+		return ok(strconv.FormatFloat(f, 'f', -1, 64))
+	case "regexp":
+		re, err := regexp.Compile(c.A)
+		if err != nil {
+			return fail(err)
+		}
+		groups := re.FindStringSubmatch(c.B)
+		if groups == nil {
+			return ok(nil)
+		}
+		return ok(groups)
+	case "base64":
+		b, err := base64.StdEncoding.DecodeString(c.A)
+		if err != nil {
+			return fail(err)
+		}
+		return ok(string(b))
+	case "sha1", "sha256", "sha512", "adler32":
+		b, err := hashInput(c.V)
+		if err != nil {
+			return fail(err)
+		}
+		switch c.Op {
+		case "sha1":
+			s := sha1.Sum(b)
+			return ok(hex.EncodeToString(s[:]))
+		case "sha256":
+			s := sha256.Sum256(b)
+			return ok(hex.EncodeToString(s[:]))
+		case "sha512":
+			s := sha512.Sum512(b)
+			return ok(hex.EncodeToString(s[:]))
+		default:
+			return ok(strconv.FormatUint(uint64(adler32.Checksum(b)), 10))
+		}
+	case "to_json":
+		b, err := json.Marshal(c.V)
+		if err != nil {
+			return fail(err)
+		}
+		return ok(string(b))
+	case "upper":
+		return ok(strings.ToUpper(c.A))
+	case "lower":
+		return ok(strings.ToLower(c.A))
+	case "trim_prefix":
+		return ok(strings.TrimPrefix(c.A, c.B))
+	case "trim_suffix":
+		return ok(strings.TrimSuffix(c.A, c.B))
+	case "replace":
+		return ok(strings.ReplaceAll(c.A, c.B, c.C))
+	case "json_object":
+		o := map[string]any{}
+		err := json.Unmarshal([]byte(c.A), &o)
+		if err != nil {
+			return fail(err)
+		}
+		return ok(o)
+	case "json_array":
+		var o []any
+		err := json.Unmarshal([]byte(c.A), &o)
+		if err != nil {
+			return fail(err)
+		}
+		return ok(o)
+	}
+	return fail(fmt.Errorf("unknown op %q", c.Op))
+}
+
+func main() {
+	var cases []testCase
+	if err := json.NewDecoder(os.Stdin).Decode(&cases); err != nil {
+		fmt.Fprintln(os.Stderr, "cannot read cases:", err)
+		os.Exit(2)
+	}
+	answers := make([]answer, len(cases))
+	for i, c := range cases {
+		answers[i] = run(c)
+	}
+	if err := json.NewEncoder(os.Stdout).Encode(answers); err != nil {
+		fmt.Fprintln(os.Stderr, "cannot write answers:", err)
+		os.Exit(2)
+	}
+}
