@@ -126,10 +126,28 @@ pub(crate) fn apply(args: &ApplyArgs) -> anyhow::Result<ExitCode> {
         dry_run: !args.yes,
         force_conflicts: args.force_conflicts,
     };
-    let ((plans, warnings), outcomes) = crate::cluster::block_on(async {
+    let (warnings, passes) = crate::cluster::block_on(async {
         let ((plans, warnings, _), mut session) = prepare(a).await?;
         let outcomes = crate::cluster::apply::apply(&mut session, &plans, opts).await;
-        anyhow::Ok(((plans, warnings), outcomes))
+        let created = !opts.dry_run
+            && outcomes.iter().any(|o| {
+                matches!(
+                    o,
+                    Outcome::Applied {
+                        action: Action::Create,
+                        ..
+                    }
+                )
+            });
+        let mut passes = vec![(plans, outcomes)];
+        if created {
+            // New objects' generated names are known only now: one more render records them
+            // (the XR's spec.resourceRefs), as Crossplane's next reconcile would.
+            let ((plans, _, _), mut session) = prepare(a).await?;
+            let outcomes = crate::cluster::apply::apply(&mut session, &plans, opts).await;
+            passes.push((plans, outcomes));
+        }
+        anyhow::Ok((warnings, passes))
     })??;
     let style = Style::new(a.output);
     let suffix = if opts.dry_run { " (dry run)" } else { "" };
@@ -139,8 +157,18 @@ pub(crate) fn apply(args: &ApplyArgs) -> anyhow::Result<ExitCode> {
     if a.output == Format::Text {
         print_warnings(&warnings);
     }
-    for (p, o) in plans.iter().zip(&outcomes) {
-        let label = format!("{} {}", p.resource, p.object_label());
+    let results = passes
+        .iter()
+        .enumerate()
+        .flat_map(|(pass, (plans, outcomes))| {
+            plans.iter().zip(outcomes).map(move |(p, o)| (pass, p, o))
+        });
+    for (pass, p, o) in results {
+        if pass > 0 && matches!(o, Outcome::Unchanged) {
+            continue;
+        }
+        let then = if pass > 0 { "then " } else { "" };
+        let label = format!("{then}{} {}", p.resource, p.object_label());
         let (status, detail) = match o {
             Outcome::Unchanged => ("unchanged".to_string(), None),
             Outcome::Applied {
@@ -188,6 +216,7 @@ pub(crate) fn apply(args: &ApplyArgs) -> anyhow::Result<ExitCode> {
             Format::Json => {
                 let mut doc = plan_json(p, a.show_secrets);
                 doc["outcome"] = json!(status);
+                doc["pass"] = json!(pass + 1);
                 if let Outcome::Applied { name, .. } = o {
                     doc["name"] = json!(name);
                 }
