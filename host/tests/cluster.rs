@@ -483,9 +483,17 @@ fn render_diff_apply_against_a_live_api_server() {
         "dry-run apply changed the cluster"
     );
 
-    // --yes creates the access key and updates the XR; a second pass records the generated name.
+    // --yes creates the access key and updates the XR (a second render pass records the
+    // generated name wherever the render uses it).
     let a = server.xprender(&["apply", "--cluster", "xbuckets/my-bucket", "--yes"]);
     assert_eq!(a.code, 0, "apply --yes: {}\n{}", a.stdout, a.stderr);
+    assert!(
+        a.stdout.contains(
+            "accessKey AccessKey (name generated from \"my-bucket-\"): created my-bucket-"
+        ),
+        "{}",
+        a.stdout
+    );
     let after = rt.block_on(versions(&client));
     assert_eq!(
         after.keys().filter(|k| k.starts_with("AccessKey")).count(),
@@ -494,8 +502,6 @@ fn render_diff_apply_against_a_live_api_server() {
     );
     let xr = rt.block_on(get(&client, "example.org/v1alpha1", "XBucket", "my-bucket"));
     assert_eq!(xr["status"]["arn"], "arn:example:my-bucket", "{xr}");
-    let a = server.xprender(&["apply", "--cluster", "xbuckets/my-bucket", "--yes"]);
-    assert_eq!(a.code, 0, "second apply --yes: {}\n{}", a.stdout, a.stderr);
     let key_name = after
         .keys()
         .find(|k| k.starts_with("AccessKey"))
@@ -524,6 +530,14 @@ fn render_diff_apply_against_a_live_api_server() {
     let d = server.xprender(&["diff", "--cluster", "xbuckets/my-bucket"]);
     assert_eq!(d.code, 0, "diff after apply: {}\n{}", d.stdout, d.stderr);
     assert!(d.stdout.contains("No changes."), "{}", d.stdout);
+    let before = rt.block_on(versions(&client));
+    let a = server.xprender(&["apply", "--cluster", "xbuckets/my-bucket", "--yes"]);
+    assert_eq!(a.code, 0, "{}\n{}", a.stdout, a.stderr);
+    assert_eq!(
+        rt.block_on(versions(&client)),
+        before,
+        "applying an unchanged render wrote something"
+    );
 
     // An edited Composition: exactly the changed field, exit 3.
     let comp = data("composition-public.yaml");
