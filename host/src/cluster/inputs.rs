@@ -315,7 +315,7 @@ fn templates(composition: &Value) -> Vec<(Option<String>, Value)> {
 
 /// Observed composed resources: those in `spec.resourceRefs` and those labelled
 /// `crossplane.io/composite=<xr>` of the kinds the Composition composes; keyed by the
-/// composition-resource-name annotation (by position for anonymous templates).
+/// composition-resource-name annotation (anonymous templates by position: `resource <i+1>`).
 async fn fetch_observed(
     session: &mut Session,
     xr: &Value,
@@ -383,7 +383,8 @@ async fn fetch_observed(
             .map(String::from);
         let name = match (annotated, position) {
             (Some(n), _) => n,
-            (None, Some(i)) if anonymous => i.to_string(),
+            // The engine names anonymous templates `resource <i+1>`, matched by position.
+            (None, Some(i)) if anonymous => format!("resource {}", i + 1),
             (None, _) => {
                 warnings.push(format!(
                     "ignoring {} {:?}: it has no {RESOURCE_NAME_ANNOTATION} annotation",
