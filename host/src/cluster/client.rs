@@ -8,7 +8,7 @@ use std::time::Duration;
 use anyhow::{Context as _, anyhow};
 use kube::api::{Api, ApiResource, DynamicObject, GroupVersionKind};
 use kube::config::{KubeConfigOptions, Kubeconfig};
-use kube::discovery::{ApiCapabilities, Discovery, Scope};
+use kube::discovery::Scope;
 use kube::{Client, Config};
 use serde_json::Value;
 
@@ -182,68 +182,97 @@ impl Session {
         Ok(k)
     }
 
-    /// Resolves what a user typed (`Kind`, `kind.group`, `plural`, `plural.group`, any case) by
-    /// discovering every group the server serves.
+    /// Resolves what a user typed (`Kind`, `plural`, `singular` or a short name, optionally
+    /// `.group`, any case) against the preferred version of every group the server serves.
+    /// Groups whose discovery fails (a broken aggregated API) are skipped, as kubectl does.
     pub(crate) async fn kind_by_name(&mut self, text: &str) -> anyhow::Result<Kind> {
-        let run =
-            tokio::time::timeout(self.timeout, Discovery::new(self.client.clone()).run()).await;
-        let discovery = match run {
-            Err(_) => {
-                return Err(anyhow!(
-                    "timed out after {:?} discovering API groups at {}",
-                    self.timeout,
-                    self.server
-                ));
+        let what = "discover API groups";
+        let groups = self.call_raw(what, self.client.list_api_groups()).await?;
+        let mut versions = vec![(String::new(), "v1".to_string())];
+        for g in groups.groups {
+            let gv = g
+                .preferred_version
+                .or_else(|| g.versions.first().cloned())
+                .map(|v| v.group_version);
+            if let Some(gv) = gv {
+                versions.push((g.name, gv));
             }
-            Ok(Err(e)) => {
-                return Err(explain_raw(
-                    e,
-                    "discover API groups",
-                    &self.server,
-                    self.timeout,
-                ));
-            }
-            Ok(Ok(d)) => d,
-        };
+        }
         let wanted = text.to_ascii_lowercase();
-        let mut matches: Vec<(ApiResource, ApiCapabilities)> = Vec::new();
-        for group in discovery.groups() {
-            for (ar, caps) in group.recommended_resources() {
-                let kind = ar.kind.to_ascii_lowercase();
-                let plural = ar.plural.to_ascii_lowercase();
-                let names = [
-                    kind.clone(),
-                    plural.clone(),
-                    format!("{kind}.{}", ar.group),
-                    format!("{plural}.{}", ar.group),
+        let mut matches: Vec<Kind> = Vec::new();
+        let mut failed: Vec<String> = Vec::new();
+        for (group, gv) in versions {
+            let listed = if group.is_empty() {
+                self.call_raw(what, self.client.list_core_api_resources("v1"))
+                    .await
+            } else {
+                self.call_raw(what, self.client.list_api_group_resources(&gv))
+                    .await
+            };
+            let Ok(list) = listed else {
+                failed.push(gv);
+                continue;
+            };
+            let version = gv.rsplit('/').next().unwrap_or(&gv).to_string();
+            for r in list.resources.iter().filter(|r| !r.name.contains('/')) {
+                let mut names = vec![
+                    r.kind.to_ascii_lowercase(),
+                    r.name.clone(),
+                    r.singular_name.clone(),
                 ];
-                if names.contains(&wanted) {
-                    matches.push((ar, caps));
+                names.extend(r.short_names.clone().unwrap_or_default());
+                let hit = names.iter().filter(|n| !n.is_empty()).any(|n| {
+                    let n = n.to_ascii_lowercase();
+                    wanted == n || (!group.is_empty() && wanted == format!("{n}.{group}"))
+                });
+                if hit {
+                    let gvk = GroupVersionKind::gvk(&group, &version, &r.kind);
+                    let resource = ApiResource::from_gvk_with_plural(&gvk, &r.name);
+                    matches.push(Kind {
+                        resource,
+                        namespaced: r.namespaced,
+                    });
                 }
             }
         }
         match matches.len() {
-            0 => Err(anyhow!(
+            0 if failed.is_empty() => Err(anyhow!(
                 "the API server at {} serves no kind {text:?} (is its CustomResourceDefinition installed?)",
                 self.server
             )),
-            1 => {
-                let (resource, caps) = matches.remove(0);
-                Ok(Kind {
-                    resource,
-                    namespaced: caps.scope == Scope::Namespaced,
-                })
-            }
+            0 => Err(anyhow!(
+                "the API server at {} serves no kind {text:?} (is its CustomResourceDefinition installed?); discovery failed for {}",
+                self.server,
+                failed.join(", ")
+            )),
+            1 => Ok(matches.remove(0)),
             _ => {
                 let names: Vec<String> = matches
                     .iter()
-                    .map(|(ar, _)| format!("{}.{}", ar.kind, ar.group))
+                    .map(|k| format!("{}.{}", k.resource.kind, k.resource.group))
                     .collect();
                 Err(anyhow!(
                     "kind {text:?} is ambiguous: {}; qualify it with its group",
                     names.join(", ")
                 ))
             }
+        }
+    }
+
+    /// A request that is not about one kind (discovery).
+    async fn call_raw<T>(
+        &self,
+        what: &str,
+        fut: impl Future<Output = Result<T, kube::Error>>,
+    ) -> anyhow::Result<T> {
+        match tokio::time::timeout(self.timeout, fut).await {
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(e)) => Err(explain_raw(e, what, &self.server, self.timeout)),
+            Err(_) => Err(anyhow!(
+                "timed out after {:?} trying to {what} at {}",
+                self.timeout,
+                self.server
+            )),
         }
     }
 
