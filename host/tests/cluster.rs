@@ -530,6 +530,11 @@ fn render_diff_apply_against_a_live_api_server() {
     let d = server.xprender(&["diff", "--cluster", "xbuckets/my-bucket"]);
     assert_eq!(d.code, 0, "diff after apply: {}\n{}", d.stdout, d.stderr);
     assert!(d.stdout.contains("No changes."), "{}", d.stdout);
+    // The kind may be named as kubectl accepts it.
+    for spelling in ["XBucket.example.org/my-bucket", "xbucket/my-bucket"] {
+        let d = server.xprender(&["diff", "--cluster", spelling]);
+        assert_eq!(d.code, 0, "{spelling}: {}\n{}", d.stdout, d.stderr);
+    }
     let before = rt.block_on(versions(&client));
     let a = server.xprender(&["apply", "--cluster", "xbuckets/my-bucket", "--yes"]);
     assert_eq!(a.code, 0, "{}\n{}", a.stdout, a.stderr);
