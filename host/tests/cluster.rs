@@ -644,6 +644,35 @@ fn render_diff_apply_against_a_live_api_server() {
         source("referencing-bucket"),
         "Composition \"xbuckets-alt\" (the XR's spec.compositionRef)"
     );
+    // EnvironmentConfigs from the cluster, merged in order (the selected one wins on replicas).
+    let d = server.xprender(&[
+        "diff",
+        "--cluster",
+        "xbuckets/selected-bucket",
+        "-o",
+        "json",
+    ]);
+    let doc = d.json();
+    assert_eq!(
+        doc["inputs"]["environmentKeys"],
+        json!(["acl", "tier"]),
+        "{doc}"
+    );
+    let desired: BTreeMap<String, Value> = changes_of(&doc, "bucket")
+        .into_iter()
+        .map(|c| {
+            (
+                c["path"].as_str().unwrap().to_string(),
+                c["desired"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        desired["spec.forProvider.acl"], "log-delivery-write",
+        "{doc}"
+    );
+    assert_eq!(desired["spec.forProvider.sizeGiB"], 3, "{doc}");
+
     // Secret values stay hidden unless asked for.
     let d = server.xprender(&["diff", "--cluster", "xbuckets/selected-bucket"]);
     assert!(

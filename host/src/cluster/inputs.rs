@@ -35,6 +35,8 @@ pub(crate) struct ClusterInputs {
     pub(crate) composition_source: String,
     pub(crate) observed: Vec<Observed>,
     pub(crate) connection_secret_keys: Option<Vec<String>>,
+    /// The merged data of the EnvironmentConfigs the Composition selects.
+    pub(crate) environment: Option<Value>,
     /// Things a user should know (e.g. several Compositions matched a selector).
     pub(crate) warnings: Vec<String>,
     /// The engine request: `{"xr", "composition", "observed", "options"}`.
@@ -116,6 +118,7 @@ pub(crate) async fn fetch(
     check_composite_type(&composition, &xr_api_version, &xr_kind_name)?;
 
     let observed = fetch_observed(session, &xr, &xr_name, &composition, &mut warnings).await?;
+    let environment = super::environment::fetch(session, &composition, &xr).await?;
 
     let mut resources = Map::new();
     for o in &observed {
@@ -128,10 +131,14 @@ pub(crate) async fn fetch(
     if let Some(keys) = &connection_secret_keys {
         options.insert("connectionSecretKeys".into(), json!(keys));
     }
+    let mut observed_doc = json!({"composite": xr, "resources": resources});
+    if let Some(env) = &environment {
+        observed_doc["environment"] = env.clone();
+    }
     let request = json!({
         "xr": xr,
         "composition": composition,
-        "observed": {"composite": xr, "resources": resources},
+        "observed": observed_doc,
         "options": options,
     });
     Ok(ClusterInputs {
@@ -141,6 +148,7 @@ pub(crate) async fn fetch(
         composition_source,
         observed,
         connection_secret_keys,
+        environment,
         warnings,
         request,
     })

@@ -4,6 +4,7 @@
 pub(crate) mod apply;
 pub(crate) mod client;
 pub(crate) mod diff;
+pub(crate) mod environment;
 pub(crate) mod inputs;
 pub(crate) mod plan;
 pub(crate) mod render;

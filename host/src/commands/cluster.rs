@@ -276,6 +276,7 @@ fn inputs_summary(inputs: &inputs::ClusterInputs) -> Value {
         "observed": inputs.observed.iter().map(|o| o.name.clone()).collect::<Vec<_>>(),
         "connectionSecretKeys": inputs.connection_secret_keys,
         "connectionDetailKeys": details,
+        "environmentKeys": inputs.environment.as_ref().and_then(Value::as_object).map(|e| e.keys().cloned().collect::<Vec<_>>()),
     })
 }
 
