@@ -13,7 +13,7 @@ if [ -x "$BIN" ] && "$BIN" --version 2>/dev/null | grep -q "v$KUBE_VERSION"; the
   exit 0
 fi
 
-need_apt golang-go make rsync etcd-server dpkg-dev >&2
+need_apt golang-go make rsync etcd-server dpkg-dev xz-utils debian-archive-keyring >&2
 started=$(date +%s)
 
 WORK="$XPRENDER_CACHE/kube-apiserver-build"
@@ -59,7 +59,7 @@ ln -s "$WORK/src/kubernetes" "$WORK/gopath/src/k8s.io/kubernetes"
 (
   cd "$WORK/gopath/src/k8s.io/kubernetes"
   export GOPATH="$WORK/gopath" GO111MODULE=off GOPROXY=off GOFLAGS= CGO_ENABLED=0
-  export GOCACHE="$XPRENDER_CACHE/go-build-kube" KUBE_GIT_VERSION="v$KUBE_VERSION" KUBE_GIT_TREE_STATE=clean
+  export KUBE_GIT_VERSION="v$KUBE_VERSION" KUBE_GIT_TREE_STATE=clean
   nice -n 10 make WHAT=cmd/kube-apiserver >&2
 )
 built=$(find "$WORK/src/kubernetes/_output" -type f -name kube-apiserver -perm -u+x | head -n1)

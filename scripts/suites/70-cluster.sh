@@ -4,7 +4,7 @@
 # apiserver on 127.0.0.1 and stop them when done (also on failure).
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
-need_apt golang-go make rsync etcd-server dpkg-dev openssl debian-archive-keyring
+need_apt golang-go make rsync etcd-server dpkg-dev xz-utils openssl debian-archive-keyring
 
 step "kube-apiserver (cached in $XPRENDER_CACHE)"
 XPRENDER_KUBE_APISERVER=$("$ROOT/scripts/kube-apiserver.sh") || die "cannot build kube-apiserver (see the output above)"
