@@ -323,16 +323,25 @@ async fn get(client: &kube::Client, api_version: &str, kind: &str, name: &str) -
     serde_json::to_value(api.get(name).await.expect("object exists")).unwrap()
 }
 
-/// name → resourceVersion of every object of these kinds.
+/// name → resourceVersion of every object of the bucket example's kinds.
 async fn versions(client: &kube::Client) -> BTreeMap<String, String> {
+    versions_of(
+        client,
+        &[
+            ("example.org/v1alpha1", "XBucket"),
+            ("example.org/v1alpha1", "BucketClaim"),
+            ("storage.example.org/v1", "Bucket"),
+            ("storage.example.org/v1", "AccessKey"),
+            ("v1", "Secret"),
+        ],
+    )
+    .await
+}
+
+/// name → resourceVersion of every object of these kinds.
+async fn versions_of(client: &kube::Client, kinds: &[(&str, &str)]) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
-    for (av, kind) in [
-        ("example.org/v1alpha1", "XBucket"),
-        ("example.org/v1alpha1", "BucketClaim"),
-        ("storage.example.org/v1", "Bucket"),
-        ("storage.example.org/v1", "AccessKey"),
-        ("v1", "Secret"),
-    ] {
+    for &(av, kind) in kinds {
         let (api, _, _) = dynamic(client, av, kind).await.unwrap();
         for o in api.list(&ListParams::default()).await.unwrap() {
             let key = format!(
@@ -693,6 +702,10 @@ fn render_diff_apply_against_a_live_api_server() {
         "{}",
         d.stdout
     );
+    // Applying it fails for the Secret alone: nothing sets its namespace.
+    let a = server.xprender(&["apply", "--cluster", "xbuckets/selected-bucket"]);
+    assert_eq!(a.code, 1, "{}\n{}", a.stdout, a.stderr);
+    assert!(a.stdout.contains("secrets is namespaced but the render gives Secret (name generated from \"selected-bucket-\") no metadata.namespace"), "{}", a.stdout);
     let e = server.xprender(&["diff", "--cluster", "xbuckets/unmatched-bucket"]);
     assert_eq!(e.code, 1);
     assert!(

@@ -56,6 +56,14 @@ async fn apply_one(
     opts: ApplyOptions,
 ) -> anyhow::Result<Outcome> {
     let kind = session.kind(&plan.api_version, &plan.kind).await?;
+    if kind.namespaced && plan.namespace.is_empty() && !plan.composite {
+        // Crossplane would not guess a namespace either: the template or a patch must set one.
+        anyhow::bail!(
+            "{} is namespaced but the render gives {} no metadata.namespace",
+            kind.resource_name(),
+            plan.object_label()
+        );
+    }
     let ns = namespace_for(&kind, Some(&plan.namespace), &session.default_namespace);
     let api: Api<DynamicObject> = session.api(&kind, ns.as_deref());
     let params = PatchParams {
