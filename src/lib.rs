@@ -13,10 +13,14 @@
 #![allow(dead_code)]
 
 mod compose;
+mod connection;
 mod error;
 mod fieldpath;
 mod fmt;
+mod patch;
+mod readiness;
 mod semantics;
+mod trace;
 mod transform;
 mod value;
 

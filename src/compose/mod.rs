@@ -1,60 +1,407 @@
 //! `render(request)`: composes the desired state from an XR, a Composition and observed state.
 //!
-//! Placeholder: the full implementation replaces this module.
+//! This module only orchestrates: it decodes, picks the engine (`native` or
+//! `function`), runs the Composition's resources or pipeline steps, and
+//! assembles the Output (composite Ready condition, connection details, results).
 
+mod function;
+mod input;
+mod metadata;
+mod native;
+mod output;
+mod pipeline;
+mod validate;
+
+use std::collections::BTreeMap;
+
+use crate::connection::{self, Details};
 use crate::error::{Error, ErrorKind, Result};
+use crate::patch::{Patch, environment};
+use crate::readiness;
+use crate::semantics::Semantics;
+use crate::trace::PatchTrace;
 use crate::value::Value;
 
-/// A render request: the render contract's JSON document, decoded.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Request {
-    doc: Value,
+pub use input::Request;
+pub use output::Output;
+
+use input::{Plan, PtInput};
+use output::{Message, Rendered, Severity};
+
+/// Everything a render accumulates while templates and steps run.
+pub(crate) struct State<'r> {
+    pub(crate) sem: Semantics,
+    pub(crate) request: &'r Request,
+    /// Native: the in-memory XR that environment and ToComposite patches change.
+    /// Function: the observed XR (numbers as floats), read-only.
+    pub(crate) xr: Value,
+    /// Function: the desired XR that ToComposite patches write (status is applied).
+    pub(crate) desired_xr: Value,
+    pub(crate) env: Value,
+    /// Function: observed composed resources with float numbers.
+    pub(crate) observed: BTreeMap<String, Value>,
+    pub(crate) resources: Vec<Rendered>,
+    /// Native: templates that could not be rendered (they count as unready).
+    pub(crate) unrendered: Vec<String>,
+    /// Function: a new resource was held back by a Required patch.
+    pub(crate) held_back: bool,
+    /// Function: a step returned a Fatal result; nothing is applied.
+    pub(crate) fatal: bool,
+    pub(crate) details: Details,
+    pub(crate) results: Vec<Message>,
+    pub(crate) trace: Option<Vec<PatchTrace>>,
+    pub(crate) step: Option<String>,
 }
 
-impl Request {
-    /// Decodes a request document.
-    ///
-    /// # Errors
-    /// `ErrorKind::InvalidRequest` when the text is not JSON or not of the contract's shape.
-    pub fn from_json(text: &str) -> Result<Request> {
-        let doc = Value::from_json(text).map_err(|e| {
-            Error::new(
-                ErrorKind::InvalidRequest,
-                format!("cannot parse request: {e}"),
-            )
-        })?;
-        if doc.as_object().is_none() {
-            return Err(Error::new(
-                ErrorKind::InvalidRequest,
-                "request must be a JSON object",
-            ));
-        }
-        Ok(Request { doc })
+impl State<'_> {
+    pub(crate) fn warn(&mut self, message: String, resource: Option<&str>) {
+        self.results.push(Message {
+            severity: Severity::Warning,
+            message,
+            resource: resource.map(str::to_owned),
+        });
     }
-}
 
-/// The desired state a render produced.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Output {
-    composite: Value,
-}
+    /// A trace entry for a patch about to run, when tracing.
+    pub(crate) fn start_trace(
+        &self,
+        resource: Option<&str>,
+        index: usize,
+        p: &Patch<'_>,
+        from: &'static str,
+        to: &'static str,
+    ) -> Option<PatchTrace> {
+        self.trace.as_ref()?;
+        Some(PatchTrace {
+            step: self.step.clone(),
+            resource: resource.map(str::to_owned),
+            index,
+            kind: p.kind.as_str().to_owned(),
+            from_object: from,
+            to_object: to,
+            from_policy: p.policy.from_field_path.unwrap_or("Optional").to_owned(),
+            to_policy: p.policy.describe(self.sem),
+            ..PatchTrace::default()
+        })
+    }
 
-impl Output {
-    /// The Output document as JSON.
-    #[must_use]
-    pub fn to_json(&self) -> String {
-        self.composite.to_json()
+    /// Records patches that never ran, with the reason.
+    pub(crate) fn trace_not_run<'p, 'a: 'p>(
+        &mut self,
+        resource: Option<&str>,
+        patches: impl Iterator<Item = (usize, &'p &'p Patch<'a>)>,
+        reason: &str,
+    ) {
+        if self.trace.is_none() {
+            return;
+        }
+        for (i, p) in patches {
+            let mut t = self.start_trace(resource, i, p, "-", "-");
+            if let Some(t) = t.as_mut() {
+                t.finish(crate::trace::Outcome::NotRun, reason);
+            }
+            self.end_trace(t);
+        }
+    }
+
+    pub(crate) fn end_trace(&mut self, t: Option<PatchTrace>) {
+        if let (Some(list), Some(t)) = (self.trace.as_mut(), t) {
+            list.push(t);
+        }
+    }
+
+    /// Sets or replaces a desired composed resource, keeping its first position.
+    pub(crate) fn put_resource(&mut self, r: Rendered) {
+        // A later pipeline step may render what an earlier one could not.
+        self.unrendered.retain(|n| *n != r.name);
+        match self.resources.iter_mut().find(|x| x.name == r.name) {
+            Some(existing) => *existing = r,
+            None => self.resources.push(r),
+        }
+    }
+
+    pub(crate) fn add_details(&mut self, d: Details) {
+        for (k, v) in d {
+            connection::put(&mut self.details, &k, v);
+        }
     }
 }
 
 /// Renders a request.
 ///
 /// # Errors
-/// A render that cannot proceed (Crossplane's fatal cases).
+/// A render that cannot proceed (Crossplane's fatal cases): an invalid
+/// Composition or Function input, a fatal patch error, and so on.
 pub fn render(request: &Request) -> Result<Output> {
-    let _ = &request.doc;
-    Err(Error::new(
-        ErrorKind::Render,
-        "render is not implemented yet",
-    ))
+    let plan_sem = |plan_is_pipeline: bool| {
+        request.options.semantics.unwrap_or(if plan_is_pipeline {
+            Semantics::Function
+        } else {
+            Semantics::Native
+        })
+    };
+    let is_pipeline = request
+        .composition
+        .get("spec")
+        .and_then(|s| s.get("mode"))
+        .and_then(Value::as_str)
+        == Some("Pipeline");
+    let sem = plan_sem(is_pipeline);
+    // A paused XR is left exactly as it is: the reconciler stops before configuring it.
+    if metadata::meta_entry(&request.xr, "annotations", metadata::ANNOTATION_PAUSED) == "true" {
+        return Ok(paused(request.xr.clone(), request.options.trace));
+    }
+    let mut xr = request.xr.clone();
+    metadata::ensure_composite_label(&mut xr);
+    metadata::default_connection_secret_ref(&mut xr, &request.composition)?;
+
+    let plan = input::decode_composition(&request.composition, sem)?;
+
+    let mut observed = BTreeMap::new();
+    // Native renders change the XR in place; function renders keep the input XR for the output.
+    let (state_xr, input_xr) = match sem {
+        Semantics::Native => (xr, None),
+        Semantics::Function => {
+            let mut floated = xr.clone();
+            floated.floats_everywhere();
+            (floated, Some(xr))
+        }
+    };
+    if sem == Semantics::Function {
+        for (name, o) in &request.observed.resources {
+            let mut r = o.resource.clone();
+            r.floats_everywhere();
+            observed.insert(name.clone(), r);
+        }
+    }
+    let default_data = match &plan {
+        Plan::Resources(i) => i.default_data,
+        Plan::Pipeline(_) => None,
+    };
+    let env = environment::initial(default_data, request.observed.environment.as_ref());
+    let mut st = State {
+        sem,
+        request,
+        desired_xr: desired_xr_seed(&state_xr),
+        xr: state_xr,
+        env,
+        observed,
+        resources: Vec::new(),
+        unrendered: Vec::new(),
+        held_back: false,
+        fatal: false,
+        details: Details::new(),
+        results: Vec::new(),
+        trace: request.options.trace.then(Vec::new),
+        step: None,
+    };
+
+    match &plan {
+        Plan::Resources(input) => run_input(&mut st, input)?,
+        Plan::Pipeline(steps) => pipeline::run(&mut st, steps)?,
+    }
+    if st.fatal {
+        return Ok(fatal_output(st, input_xr));
+    }
+    finish(st, input_xr)
+}
+
+/// Runs one set of templates with the selected engine. A function's errors
+/// are Fatal results: they end the render, which then applies nothing.
+pub(crate) fn run_input(st: &mut State<'_>, input: &PtInput<'_>) -> Result<()> {
+    match st.sem {
+        Semantics::Native => native::run(st, input),
+        Semantics::Function => {
+            if let Err(e) = function::run(st, input) {
+                st.results.push(Message {
+                    severity: Severity::Fatal,
+                    message: e.message().to_owned(),
+                    resource: e.context().resource.clone(),
+                });
+                st.fatal = true;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The Output of a render a function ended with a Fatal result: Crossplane
+/// fails the reconcile and applies nothing, so the XR is unchanged and no
+/// composed resource or connection detail is produced.
+fn fatal_output(st: State<'_>, input_xr: Option<Value>) -> Output {
+    Output {
+        composite: input_xr.unwrap_or(st.xr),
+        resources: Vec::new(),
+        connection_details: Details::new(),
+        ready: false,
+        results: st.results,
+        trace: st
+            .trace
+            .map(|t| t.iter().map(PatchTrace::to_value).collect()),
+    }
+}
+
+/// FN starts the desired XR with the observed XR's apiVersion and kind only.
+fn desired_xr_seed(xr: &Value) -> Value {
+    let mut m = crate::value::Map::new();
+    for k in ["apiVersion", "kind"] {
+        if let Some(v) = xr.get(k) {
+            m.insert(k.to_owned(), v.clone());
+        }
+    }
+    Value::Object(m)
+}
+
+fn paused(xr: Value, trace: bool) -> Output {
+    let ready = readiness::condition_status(&xr, "Ready") == "True";
+    Output {
+        composite: xr,
+        resources: Vec::new(),
+        connection_details: Details::new(),
+        ready,
+        results: vec![Message {
+            severity: Severity::Normal,
+            message: "Reconciliation is paused via the pause annotation; nothing was rendered"
+                .to_owned(),
+            resource: None,
+        }],
+        trace: trace.then(Vec::new),
+    }
+}
+
+/// Composite readiness, connection-detail filtering and the Output.
+fn finish(mut st: State<'_>, input_xr: Option<Value>) -> Result<Output> {
+    let sem = st.sem;
+    let mut composite = match input_xr {
+        None => std::mem::take(&mut st.xr),
+        Some(xr) => {
+            // Crossplane applies only the desired XR's status.
+            let mut c = xr;
+            if let Some(status) = st.desired_xr.get("status") {
+                let status = status
+                    .clone()
+                    .normalize()
+                    .unwrap_or_else(|_| status.clone());
+                if let Value::Object(m) = &mut c {
+                    let slot = m
+                        .entry("status".to_owned())
+                        .or_insert_with(|| Value::Object(crate::value::Map::new()));
+                    environment::deep_merge(slot, &status);
+                }
+            }
+            c
+        }
+    };
+    let mut unready: Vec<String> = st
+        .resources
+        .iter()
+        .filter(|r| !r.ready)
+        .map(|r| r.name.clone())
+        .collect();
+    unready.extend(st.unrendered.iter().cloned());
+    let ready = unready.is_empty() && !st.held_back;
+    let message = if !unready.is_empty() {
+        Some(readiness::unready_message(&mut unready))
+    } else if st.held_back {
+        Some("Composite resource was explicitly marked as unready by the composer".to_owned())
+    } else {
+        None
+    };
+    readiness::set_ready_condition(
+        &mut composite,
+        ready,
+        message,
+        st.request.options.now.as_deref(),
+    );
+    if sem == Semantics::Function {
+        // Crossplane core renders composed-resource metadata after the pipeline.
+        for r in &mut st.resources {
+            metadata::render(&mut r.resource, &composite, Some(&r.name)).map_err(|e| {
+                e.wrap(format!(
+                    "cannot render metadata for composed resource {}",
+                    crate::fmt::quote(&r.name)
+                ))
+                .with_resource(r.name.as_str())
+            })?;
+        }
+    }
+    let mut details = st.details;
+    if let Some(keys) = &st.request.options.connection_secret_keys
+        && !keys.is_empty()
+    {
+        details.retain(|(k, _)| keys.contains(k));
+    }
+    Ok(Output {
+        composite,
+        resources: st.resources,
+        connection_details: details,
+        ready,
+        results: st.results,
+        trace: st
+            .trace
+            .map(|t| t.iter().map(PatchTrace::to_value).collect()),
+    })
+}
+
+/// The object Crossplane reads after applying `desired` over `observed`
+/// (a JSON merge patch: objects merge, `null` deletes, the rest replaces).
+pub(crate) fn applied(observed: Option<&Value>, desired: &Value) -> Value {
+    match observed {
+        None => desired.clone(),
+        Some(o) => {
+            let mut out = o.clone();
+            merge_patch(&mut out, desired);
+            out
+        }
+    }
+}
+
+fn merge_patch(target: &mut Value, patch: &Value) {
+    let Value::Object(p) = patch else {
+        *target = patch.clone();
+        return;
+    };
+    if !matches!(target, Value::Object(_)) {
+        *target = Value::Object(crate::value::Map::new());
+    }
+    let Value::Object(t) = target else { return };
+    for (k, v) in p {
+        if v.is_null() {
+            t.remove(k);
+        } else {
+            merge_patch(t.entry(k.clone()).or_insert(Value::Null), v);
+        }
+    }
+}
+
+/// Whether `s` is an RFC 3339 time (as `metav1.Time` decodes it).
+pub(crate) fn is_rfc3339(s: &str) -> bool {
+    input::rfc3339_utc(s).is_some()
+}
+
+/// Fatal errors carry the `Render` kind even when a NotFound caused them.
+pub(crate) fn fatal(e: Error) -> Error {
+    if e.is_not_found() {
+        e.with_kind(ErrorKind::Render)
+    } else {
+        e
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::applied;
+    use crate::value::Value;
+
+    #[test]
+    fn applied_is_a_json_merge_patch_of_desired_over_observed() {
+        let v = |s: &str| Value::from_json(s).expect("valid JSON");
+        let observed = v(r#"{"a":{"b":1,"c":2},"d":[1],"e":"x","s":{"ok":true}}"#);
+        let desired = v(r#"{"a":{"b":9,"n":null},"d":[2],"e":null}"#);
+        assert_eq!(
+            applied(Some(&observed), &desired),
+            v(r#"{"a":{"b":9,"c":2},"d":[2],"s":{"ok":true}}"#)
+        );
+        assert_eq!(applied(None, &desired), desired);
+    }
 }

@@ -1,0 +1,911 @@
+//! Decoding the render request: XR, Composition (classic or Pipeline), observed state and options.
+//!
+//! Shape errors name the document and field path (`composition.spec.resources[2].patches[0].fromFieldPath:
+//! expected string, got int64`). Native decoding applies the Composition CRD defaults the API
+//! server would have applied; function decoding keeps the input exactly as written.
+
+use std::collections::BTreeMap;
+
+use std::borrow::Cow;
+
+use base64::Engine as _;
+
+use crate::connection::{Detail, Details};
+use crate::error::{Error, ErrorKind, Result};
+use crate::fieldpath::MergeOptions;
+use crate::patch::patchset::PatchSet;
+use crate::patch::{Combine, Patch, PatchType, Policy};
+use crate::readiness::Check;
+use crate::semantics::Semantics;
+use crate::value::{Map, Value};
+
+/// Largest number of templates, patches or steps accepted in one list.
+const MAX_ITEMS: usize = 100_000;
+
+/// A render request: the render contract's JSON document, decoded.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Request {
+    pub(crate) xr: Value,
+    pub(crate) composition: Value,
+    pub(crate) observed: Observed,
+    pub(crate) options: Options,
+}
+
+/// `options`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Options {
+    pub(crate) semantics: Option<Semantics>,
+    pub(crate) trace: bool,
+    pub(crate) connection_secret_keys: Option<Vec<String>>,
+    pub(crate) now: Option<String>,
+}
+
+/// One observed composed resource.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct ObservedResource {
+    pub(crate) resource: Value,
+    pub(crate) connection_details: Details,
+}
+
+/// `observed`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Observed {
+    pub(crate) resources: BTreeMap<String, ObservedResource>,
+    pub(crate) environment: Option<Value>,
+}
+
+impl Request {
+    /// Decodes a request document.
+    ///
+    /// # Errors
+    /// `ErrorKind::InvalidRequest` when the text is not JSON or not of the contract's shape.
+    pub fn from_json(text: &str) -> Result<Request> {
+        let doc = Value::from_json(text).map_err(|e| {
+            Error::new(
+                ErrorKind::InvalidRequest,
+                format!("cannot parse request: {e}"),
+            )
+        })?;
+        Self::from_value(doc)
+    }
+
+    fn from_value(doc: Value) -> Result<Request> {
+        let d = Dec(ErrorKind::InvalidRequest);
+        let Value::Object(mut root) = doc else {
+            return Err(Error::new(
+                ErrorKind::InvalidRequest,
+                format!("request: expected object, got {}", doc.go_type()),
+            ));
+        };
+        let observed = match member(&root, "observed") {
+            Some(v) => decode_observed(d, v)?,
+            None => Observed::default(),
+        };
+        let options = match member(&root, "options") {
+            Some(v) => decode_options(d, v)?,
+            None => Options::default(),
+        };
+        // `observed.composite` stands in for `xr` when only it is given.
+        let xr = match root.remove("xr").filter(|v| !v.is_null()) {
+            Some(v) => v,
+            None => root
+                .get("observed")
+                .and_then(|o| o.get("composite"))
+                .filter(|v| !v.is_null())
+                .cloned()
+                .ok_or_else(|| {
+                    Error::new(ErrorKind::InvalidRequest, "xr: required value")
+                        .with_field_path("xr")
+                })?,
+        };
+        d.object(&xr, &"xr")?;
+        let composition = root
+            .remove("composition")
+            .filter(|v| !v.is_null())
+            .ok_or_else(|| {
+                Error::new(ErrorKind::InvalidRequest, "composition: required value")
+                    .with_field_path("composition")
+            })?;
+        d.object(&composition, &"composition")?;
+        Ok(Request {
+            xr,
+            composition,
+            observed,
+            options,
+        })
+    }
+}
+
+fn decode_options(d: Dec, v: &Value) -> Result<Options> {
+    let at = At::Root("options");
+    let m = d.object(v, &at)?;
+    let semantics = match d.opt_str(m, "semantics", &at)? {
+        None => None,
+        Some(s) => Some(Semantics::parse(s).ok_or_else(|| {
+            Error::new(
+                ErrorKind::InvalidRequest,
+                format!(
+                    "options.semantics: unsupported value {} (want \"native\" or \"function\")",
+                    crate::fmt::quote(s)
+                ),
+            )
+            .with_field_path("options.semantics")
+        })?),
+    };
+    let trace = d.opt_bool(m, "trace", &at)?.unwrap_or(false);
+    let connection_secret_keys = match d.opt_array(m, "connectionSecretKeys", &at)? {
+        None => None,
+        Some(a) => Some(
+            a.iter()
+                .enumerate()
+                .map(|(i, k)| {
+                    d.string(k, &At::Item(&at, "connectionSecretKeys", i))
+                        .map(str::to_owned)
+                })
+                .collect::<Result<Vec<_>>>()?,
+        ),
+    };
+    let now = match d.opt_str(m, "now", &at)? {
+        None => None,
+        Some(t) => Some(rfc3339_utc(t).ok_or_else(|| {
+            Error::new(
+                ErrorKind::InvalidRequest,
+                format!(
+                    "options.now: not an RFC 3339 time: {}",
+                    crate::fmt::quote(t)
+                ),
+            )
+            .with_field_path("options.now")
+        })?),
+    };
+    Ok(Options {
+        semantics,
+        trace,
+        connection_secret_keys,
+        now,
+    })
+}
+
+fn decode_observed(d: Dec, v: &Value) -> Result<Observed> {
+    let at = At::Root("observed");
+    let m = d.object(v, &at)?;
+    if let Some(c) = member(m, "composite") {
+        d.object(c, &At::Key(&at, "composite"))?;
+    }
+    let environment = match member(m, "environment") {
+        Some(e) => {
+            d.object(e, &At::Key(&at, "environment"))?;
+            Some(e.clone())
+        }
+        None => None,
+    };
+    let mut resources = BTreeMap::new();
+    if let Some(rs) = d.opt_obj(m, "resources", &at)? {
+        let rsat = At::Key(&at, "resources");
+        for (name, r) in rs {
+            let rat = At::Key(&rsat, name);
+            let rm = d.object(r, &rat)?;
+            let resource = member(rm, "resource").ok_or_else(|| {
+                Error::new(
+                    ErrorKind::InvalidRequest,
+                    format!("{rat}.resource: required value"),
+                )
+            })?;
+            d.object(resource, &At::Key(&rat, "resource"))?;
+            let mut connection_details = Details::new();
+            if let Some(cd) = d.opt_obj(rm, "connectionDetails", &rat)? {
+                let cdat = At::Key(&rat, "connectionDetails");
+                for (k, b64) in cd {
+                    let kat = At::Key(&cdat, k);
+                    let s = d.string(b64, &kat)?;
+                    let bytes = base64::engine::general_purpose::STANDARD
+                        .decode(s)
+                        .map_err(|e| {
+                            Error::new(
+                                ErrorKind::InvalidRequest,
+                                format!("{kat}: invalid base64: {e}"),
+                            )
+                            .with_field_path(kat.to_string())
+                        })?;
+                    connection_details.push((k.clone(), bytes));
+                }
+            }
+            resources.insert(
+                name.clone(),
+                ObservedResource {
+                    resource: resource.clone(),
+                    connection_details,
+                },
+            );
+        }
+    }
+    Ok(Observed {
+        resources,
+        environment,
+    })
+}
+
+/// An RFC 3339 time as Kubernetes writes a `metav1.Time`: UTC, whole seconds
+/// (`2024-01-01T00:00:00Z`). `None` when `t` is not RFC 3339.
+pub(crate) fn rfc3339_utc(t: &str) -> Option<String> {
+    let b = t.as_bytes();
+    let num = |r: std::ops::Range<usize>| -> Option<i64> {
+        let s = t.get(r)?;
+        if s.is_empty() || !s.bytes().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        s.parse().ok()
+    };
+    let sep = |i: usize, c: u8| b.get(i) == Some(&c);
+    if !(sep(4, b'-')
+        && sep(7, b'-')
+        && matches!(b.get(10), Some(b'T' | b't'))
+        && sep(13, b':')
+        && sep(16, b':'))
+    {
+        return None;
+    }
+    let (year, month, day) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let (hour, minute, second) = (num(11..13)?, num(14..16)?, num(17..19)?);
+    let mut i = 19;
+    if sep(i, b'.') {
+        i += 1;
+        let start = i;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        if i == start {
+            return None;
+        }
+    }
+    let offset = match b.get(i) {
+        Some(b'Z' | b'z') if i + 1 == b.len() => 0,
+        Some(c @ (b'+' | b'-')) if i + 6 == b.len() && sep(i + 3, b':') => {
+            let (oh, om) = (num(i + 1..i + 3)?, num(i + 4..i + 6)?);
+            if oh > 23 || om > 59 {
+                return None;
+            }
+            let m = oh * 60 + om;
+            if *c == b'+' { m } else { -m }
+        }
+        _ => return None,
+    };
+    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    let days_in_month = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return None,
+    };
+    if day < 1 || day > days_in_month || hour > 23 || minute > 59 || second > 60 {
+        return None;
+    }
+    // Seconds since the epoch, via days from the civil date (proleptic Gregorian).
+    let (y, m) = if month <= 2 {
+        (year - 1, month + 9)
+    } else {
+        (year, month - 3)
+    };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * m + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    let secs = days * 86_400 + hour * 3600 + minute * 60 + second.min(59) - offset * 60;
+    // And back to a civil date in UTC.
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let mo = if mp < 10 { mp + 3 } else { mp - 9 };
+    let yr = yoe + era * 400 + i64::from(mo <= 2);
+    if !(0..=9999).contains(&yr) {
+        return None;
+    }
+    Some(format!(
+        "{yr:04}-{mo:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rfc3339_utc;
+
+    #[test]
+    fn now_is_normalised_to_utc_seconds() {
+        for (input, want) in [
+            ("2024-01-01T00:00:00Z", Some("2024-01-01T00:00:00Z")),
+            ("2024-01-01T00:00:00.123456Z", Some("2024-01-01T00:00:00Z")),
+            ("2024-01-01T01:30:00+02:00", Some("2023-12-31T23:30:00Z")),
+            ("2024-02-28T23:00:00-01:00", Some("2024-02-29T00:00:00Z")),
+            ("2023-02-29T00:00:00Z", None),
+            ("2024-01-01 00:00:00Z", None),
+            ("2024-01-01T00:00:00", None),
+            ("yesterday", None),
+            ("2024-13-01T00:00:00Z", None),
+        ] {
+            assert_eq!(rfc3339_utc(input).as_deref(), want, "{input}");
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Compositions.
+
+/// What a Composition asks for.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Plan<'a> {
+    /// Classic `spec.resources` (mode Resources).
+    Resources(PtInput<'a>),
+    /// `spec.mode: Pipeline`.
+    Pipeline(Vec<Step<'a>>),
+}
+
+/// One pipeline step.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Step<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) function: &'a str,
+    /// The decoded function-patch-and-transform input, if the step is one.
+    pub(crate) input: Option<PtInput<'a>>,
+}
+
+/// Resource templates, patch sets and environment patches: a classic
+/// Composition's spec, or a function-patch-and-transform `Resources` input.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct PtInput<'a> {
+    /// Where this lives, for validation messages (`spec` natively, empty for FN input).
+    pub(crate) base_path: String,
+    pub(crate) resources: Vec<Template<'a>>,
+    pub(crate) patch_sets: Vec<PatchSet<'a>>,
+    pub(crate) environment_patches: Vec<Patch<'a>>,
+    pub(crate) default_data: Option<&'a Value>,
+    /// A classic Composition in Resources mode (validated as such natively).
+    pub(crate) mode_resources: bool,
+    /// FN input `writeConnectionSecretToRef` (v2 XRs' connection Secret).
+    pub(crate) connection_secret_ref: Option<SecretRef<'a>>,
+}
+
+/// FN input `writeConnectionSecretToRef`: a base name/namespace and patches from the XR.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct SecretRef<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) namespace: &'a str,
+    pub(crate) patches: Vec<Patch<'a>>,
+}
+
+/// One resource template.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Template<'a> {
+    /// The template name, or `resource <i+1>` for anonymous templates.
+    pub(crate) name: String,
+    pub(crate) named: bool,
+    pub(crate) base: Option<&'a Value>,
+    pub(crate) patches: Vec<Patch<'a>>,
+    pub(crate) readiness_checks: Vec<Check>,
+    pub(crate) connection_details: Vec<Detail>,
+}
+
+/// The P&T input `apiVersion`/`kind` that marks a function-patch-and-transform step.
+pub(crate) const PT_API_VERSION: &str = "pt.fn.crossplane.io/v1beta1";
+
+/// A field path in the request, built only when an error needs it.
+#[derive(Clone, Copy)]
+pub(crate) enum At<'p> {
+    Root(&'p str),
+    Key(&'p At<'p>, &'p str),
+    Item(&'p At<'p>, &'p str, usize),
+}
+
+impl std::fmt::Display for At<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            At::Root(s) => f.write_str(s),
+            At::Key(p, k) => write!(f, "{p}.{k}"),
+            At::Item(p, k, i) => write!(f, "{p}.{k}[{i}]"),
+        }
+    }
+}
+
+/// Decodes a Composition.
+pub(crate) fn decode_composition(comp: &Value, sem: Semantics) -> Result<Plan<'_>> {
+    let d = Dec(ErrorKind::InvalidComposition);
+    let root_at = At::Root("composition");
+    let root = d.object(comp, &root_at)?;
+    let empty: &'static Map = empty_map();
+    let spec = d.opt_obj(root, "spec", &root_at)?.unwrap_or(empty);
+    let spec_at = At::Key(&root_at, "spec");
+    let mode = d.opt_str(spec, "mode", &spec_at)?;
+    if mode == Some("Pipeline") {
+        let steps = d.opt_array(spec, "pipeline", &spec_at)?.unwrap_or(&[]);
+        limit(steps.len(), &At::Key(&spec_at, "pipeline"))?;
+        let mut out = Vec::with_capacity(steps.len());
+        for (i, s) in steps.iter().enumerate() {
+            let at = At::Item(&spec_at, "pipeline", i);
+            let sm = d.object(s, &at)?;
+            let name = d.opt_str(sm, "step", &at)?.unwrap_or("");
+            let function = match d.opt_obj(sm, "functionRef", &at)? {
+                Some(f) => d
+                    .opt_str(f, "name", &At::Key(&at, "functionRef"))?
+                    .unwrap_or(""),
+                None => "",
+            };
+            let input = match d.opt_obj(sm, "input", &at)? {
+                Some(inp)
+                    if inp.get("apiVersion").and_then(Value::as_str) == Some(PT_API_VERSION)
+                        && inp.get("kind").and_then(Value::as_str) == Some("Resources") =>
+                {
+                    let base = match sem {
+                        Semantics::Native => format!("spec.pipeline[{i}].input"),
+                        Semantics::Function => String::new(),
+                    };
+                    Some(decode_pt(d, inp, &At::Key(&at, "input"), base, sem, false)?)
+                }
+                _ => None,
+            };
+            out.push(Step {
+                name,
+                function,
+                input,
+            });
+        }
+        return Ok(Plan::Pipeline(out));
+    }
+    if let Some(m) = mode
+        && m != "Resources"
+    {
+        return Err(Error::new(
+            ErrorKind::InvalidComposition,
+            format!(
+                "composition.spec.mode: unsupported value {} (want \"Resources\" or \"Pipeline\")",
+                crate::fmt::quote(m)
+            ),
+        ));
+    }
+    let base = match sem {
+        Semantics::Native => "spec".to_owned(),
+        Semantics::Function => String::new(),
+    };
+    let mut input = decode_pt(d, spec, &spec_at, base, sem, true)?;
+    input.mode_resources = true;
+    Ok(Plan::Resources(input))
+}
+
+fn empty_map() -> &'static Map {
+    static EMPTY: Map = Map::new();
+    &EMPTY
+}
+
+fn decode_pt<'a>(
+    d: Dec,
+    m: &'a Map,
+    at: &At<'_>,
+    base_path: String,
+    sem: Semantics,
+    classic: bool,
+) -> Result<PtInput<'a>> {
+    let mut patch_sets = Vec::new();
+    if let Some(sets) = d.opt_array(m, "patchSets", at)? {
+        limit(sets.len(), at)?;
+        for (i, s) in sets.iter().enumerate() {
+            let sat = At::Item(at, "patchSets", i);
+            let sm = d.object(s, &sat)?;
+            let name = d.opt_str(sm, "name", &sat)?.unwrap_or("");
+            let patches = decode_patches(d, sm, &sat, sem)?;
+            patch_sets.push(PatchSet { name, patches });
+        }
+    }
+    let mut resources = Vec::new();
+    if let Some(rs) = d.opt_array(m, "resources", at)? {
+        limit(rs.len(), at)?;
+        for (i, r) in rs.iter().enumerate() {
+            resources.push(decode_template(
+                d,
+                r,
+                &At::Item(at, "resources", i),
+                i,
+                sem,
+            )?);
+        }
+    }
+    let connection_secret_ref = match d.opt_obj(m, "writeConnectionSecretToRef", at)? {
+        Some(r) if !classic => {
+            let rat = At::Key(at, "writeConnectionSecretToRef");
+            Some(SecretRef {
+                name: d.opt_str(r, "name", &rat)?.unwrap_or(""),
+                namespace: d.opt_str(r, "namespace", &rat)?.unwrap_or(""),
+                patches: decode_patches(d, r, &rat, sem)?,
+            })
+        }
+        _ => None,
+    };
+    let mut environment_patches = Vec::new();
+    let mut default_data = None;
+    if let Some(env) = d.opt_obj(m, "environment", at)? {
+        let eat = At::Key(at, "environment");
+        environment_patches = decode_patches(d, env, &eat, sem)?;
+        if classic && let Some(dd) = member(env, "defaultData") {
+            d.object(dd, &At::Key(&eat, "defaultData"))?;
+            default_data = Some(dd);
+        }
+    }
+    Ok(PtInput {
+        base_path,
+        resources,
+        patch_sets,
+        environment_patches,
+        default_data,
+        mode_resources: false,
+        connection_secret_ref,
+    })
+}
+
+fn decode_template<'a>(
+    d: Dec,
+    v: &'a Value,
+    at: &At<'_>,
+    index: usize,
+    sem: Semantics,
+) -> Result<Template<'a>> {
+    let m = d.object(v, at)?;
+    let name = d.opt_str(m, "name", at)?;
+    let base = match member(m, "base") {
+        None => None,
+        Some(b) => {
+            d.object(b, &At::Key(at, "base"))?;
+            Some(b)
+        }
+    };
+    let patches = decode_patches(d, m, at, sem)?;
+    let mut readiness_checks = Vec::new();
+    if let Some(rcs) = d.opt_array(m, "readinessChecks", at)? {
+        limit(rcs.len(), at)?;
+        for (i, rc) in rcs.iter().enumerate() {
+            readiness_checks.push(decode_check(
+                d,
+                rc,
+                &At::Item(at, "readinessChecks", i),
+                sem,
+            )?);
+        }
+    }
+    let mut connection_details = Vec::new();
+    if let Some(cds) = d.opt_array(m, "connectionDetails", at)? {
+        limit(cds.len(), at)?;
+        for (i, cd) in cds.iter().enumerate() {
+            connection_details.push(decode_detail(
+                d,
+                cd,
+                &At::Item(at, "connectionDetails", i),
+                sem,
+            )?);
+        }
+    }
+    let named = name.is_some_and(|n| !n.is_empty());
+    Ok(Template {
+        name: match name {
+            Some(n) if !n.is_empty() => n.to_owned(),
+            _ => format!("resource {}", index + 1),
+        },
+        named,
+        base,
+        patches,
+        readiness_checks,
+        connection_details,
+    })
+}
+
+fn decode_patches<'a>(d: Dec, m: &'a Map, at: &At<'_>, sem: Semantics) -> Result<Vec<Patch<'a>>> {
+    let Some(ps) = d.opt_array(m, "patches", at)? else {
+        return Ok(Vec::new());
+    };
+    limit(ps.len(), at)?;
+    ps.iter()
+        .enumerate()
+        .map(|(i, p)| decode_patch(d, p, &At::Item(at, "patches", i), sem))
+        .collect()
+}
+
+fn decode_patch<'a>(d: Dec, v: &'a Value, at: &At<'_>, sem: Semantics) -> Result<Patch<'a>> {
+    let m = d.object(v, at)?;
+    let kind = PatchType::parse(d.opt_str(m, "type", at)?.unwrap_or(""));
+    let from_field_path = d.opt_str(m, "fromFieldPath", at)?;
+    let to_field_path = d.opt_str(m, "toFieldPath", at)?;
+    let patch_set_name = d.opt_str(m, "patchSetName", at)?;
+    let combine = match d.opt_obj(m, "combine", at)? {
+        None => None,
+        Some(c) => {
+            let cat = At::Key(at, "combine");
+            let mut variables = Vec::new();
+            if let Some(vars) = d.opt_array(c, "variables", &cat)? {
+                limit(vars.len(), &cat)?;
+                for (i, var) in vars.iter().enumerate() {
+                    let vat = At::Item(&cat, "variables", i);
+                    let vm = d.object(var, &vat)?;
+                    variables.push(d.opt_str(vm, "fromFieldPath", &vat)?.unwrap_or(""));
+                }
+            }
+            let strategy = d.opt_str(c, "strategy", &cat)?.unwrap_or("");
+            let string_fmt = match d.opt_obj(c, "string", &cat)? {
+                None => None,
+                Some(s) => Some(d.opt_str(s, "fmt", &At::Key(&cat, "string"))?.unwrap_or("")),
+            };
+            Some(Combine {
+                variables,
+                strategy,
+                string_fmt,
+            })
+        }
+    };
+    let transforms: Cow<'a, [Value]> = match d.opt_array(m, "transforms", at)? {
+        None => Cow::Borrowed(&[]),
+        Some(ts) => {
+            limit(ts.len(), at)?;
+            for (i, t) in ts.iter().enumerate() {
+                d.object(t, &At::Item(at, "transforms", i))?;
+            }
+            if sem == Semantics::Native && ts.iter().any(needs_defaults) {
+                let mut owned = ts.to_vec();
+                owned.iter_mut().for_each(transform_defaults);
+                Cow::Owned(owned)
+            } else {
+                Cow::Borrowed(ts)
+            }
+        }
+    };
+    let policy = match d.opt_obj(m, "policy", at)? {
+        None => Policy::default(),
+        Some(p) => {
+            let pat = At::Key(at, "policy");
+            let merge_options = match d.opt_obj(p, "mergeOptions", &pat)? {
+                None => None,
+                Some(mo) => {
+                    let mat = At::Key(&pat, "mergeOptions");
+                    Some(MergeOptions {
+                        keep_map_values: d.opt_bool(mo, "keepMapValues", &mat)?.unwrap_or(false),
+                        append_slice: d.opt_bool(mo, "appendSlice", &mat)?.unwrap_or(false),
+                    })
+                }
+            };
+            Policy {
+                from_field_path: d.opt_str(p, "fromFieldPath", &pat)?,
+                merge_options,
+                to_field_path: d.opt_str(p, "toFieldPath", &pat)?,
+            }
+        }
+    };
+    Ok(Patch {
+        kind,
+        from_field_path,
+        to_field_path,
+        combine,
+        patch_set_name,
+        transforms,
+        policy,
+    })
+}
+
+/// Whether a transform lacks a type the Composition CRD would default.
+fn needs_defaults(t: &Value) -> bool {
+    let unset = |block: Option<&Value>| {
+        block.is_some_and(|b| b.as_object().is_some() && b.get("type").is_none_or(Value::is_null))
+    };
+    match t.get("type").and_then(Value::as_str) {
+        Some("string") => unset(t.get("string")),
+        Some("math") => unset(t.get("math")),
+        Some("match") => t
+            .get("match")
+            .and_then(|m| m.get("patterns"))
+            .and_then(Value::as_array)
+            .is_some_and(|ps| ps.iter().any(|p| unset(Some(p)))),
+        _ => false,
+    }
+}
+
+/// The Composition CRD's transform defaults (`string.type: Format`,
+/// `math.type: Multiply`, match pattern `type: literal`), which only
+/// API-server-defaulted native Compositions get.
+fn transform_defaults(t: &mut Value) {
+    let kind = t
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned();
+    let Value::Object(m) = t else { return };
+    let set_default = |block: &mut Value, key: &str, value: &str| {
+        if let Value::Object(b) = block
+            && b.get(key).is_none_or(Value::is_null)
+        {
+            b.insert(key.to_owned(), value.into());
+        }
+    };
+    match kind.as_str() {
+        "string" => {
+            if let Some(b) = m.get_mut("string") {
+                set_default(b, "type", "Format");
+            }
+        }
+        "math" => {
+            if let Some(b) = m.get_mut("math") {
+                set_default(b, "type", "Multiply");
+            }
+        }
+        "match" => {
+            if let Some(Value::Object(b)) = m.get_mut("match")
+                && let Some(Value::Array(ps)) = b.get_mut("patterns")
+            {
+                for p in ps {
+                    set_default(p, "type", "literal");
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn decode_check(d: Dec, v: &Value, at: &At<'_>, sem: Semantics) -> Result<Check> {
+    let m = d.object(v, at)?;
+    let own = |s: Option<&str>| s.map(str::to_owned);
+    let kind = d.opt_str(m, "type", at)?.unwrap_or("").to_owned();
+    let mut field_path = own(d.opt_str(m, "fieldPath", at)?);
+    let mut match_string = own(d.opt_str(m, "matchString", at)?);
+    let mut match_integer = d.opt_i64(m, "matchInteger", at)?;
+    let mut match_condition = match d.opt_obj(m, "matchCondition", at)? {
+        None => None,
+        Some(c) => {
+            let cat = At::Key(at, "matchCondition");
+            Some((
+                d.opt_str(c, "type", &cat)?.unwrap_or("").to_owned(),
+                d.opt_str(c, "status", &cat)?.unwrap_or("").to_owned(),
+            ))
+        }
+    };
+    match sem {
+        Semantics::Native => {
+            // Plain (non-pointer) fields in v1: the zero value means unset.
+            field_path = field_path.filter(|s| !s.is_empty());
+            match_string = match_string.filter(|s| !s.is_empty());
+            match_integer = match_integer.filter(|i| *i != 0);
+        }
+        Semantics::Function => {
+            if kind == "MatchCondition" && match_condition.is_none() {
+                match_condition = Some(("Ready".to_owned(), "True".to_owned()));
+            }
+        }
+    }
+    Ok(Check {
+        kind,
+        field_path,
+        match_string,
+        match_integer,
+        match_condition,
+    })
+}
+
+fn decode_detail(d: Dec, v: &Value, at: &At<'_>, sem: Semantics) -> Result<Detail> {
+    let m = d.object(v, at)?;
+    let own = |s: Option<&str>| s.map(str::to_owned);
+    let mut out = Detail {
+        kind: d.opt_str(m, "type", at)?.unwrap_or("").to_owned(),
+        name: own(d.opt_str(m, "name", at)?),
+        from_connection_secret_key: own(d.opt_str(m, "fromConnectionSecretKey", at)?),
+        from_field_path: own(d.opt_str(m, "fromFieldPath", at)?),
+        value: own(d.opt_str(m, "value", at)?),
+    };
+    if sem == Semantics::Native {
+        // v1.11+ type inference for entries without `type`.
+        if out.kind.is_empty() {
+            out.kind = if out.value.is_some() {
+                "FromValue"
+            } else if out.from_connection_secret_key.is_some() {
+                "FromConnectionSecretKey"
+            } else if out.from_field_path.is_some() {
+                "FromFieldPath"
+            } else {
+                "FromConnectionSecretKey"
+            }
+            .to_owned();
+        }
+        if out.kind == "FromConnectionSecretKey"
+            && out.name.as_deref().unwrap_or("").is_empty()
+            && let Some(k) = &out.from_connection_secret_key
+        {
+            out.name = Some(k.clone());
+        }
+    }
+    Ok(out)
+}
+
+fn limit(n: usize, at: &At<'_>) -> Result<()> {
+    if n > MAX_ITEMS {
+        return Err(Error::new(
+            ErrorKind::Limit,
+            format!("{at}: more than {MAX_ITEMS} entries"),
+        ));
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------
+// Shape checking.
+
+/// A member; JSON `null` counts as absent, as Go's decoder treats it for pointers.
+pub(crate) fn member<'a>(m: &'a Map, key: &str) -> Option<&'a Value> {
+    m.get(key).filter(|v| !v.is_null())
+}
+
+/// Typed access that fails with the field path and the Go type found.
+#[derive(Clone, Copy)]
+pub(crate) struct Dec(pub(crate) ErrorKind);
+
+impl Dec {
+    fn mismatch(self, at: &dyn std::fmt::Display, want: &str, got: &Value) -> Error {
+        let path = at.to_string();
+        Error::new(
+            self.0,
+            format!("{path}: expected {want}, got {}", got.go_type()),
+        )
+        .with_field_path(path)
+    }
+
+    pub(crate) fn object<'v>(self, v: &'v Value, at: &dyn std::fmt::Display) -> Result<&'v Map> {
+        v.as_object().ok_or_else(|| self.mismatch(at, "object", v))
+    }
+
+    pub(crate) fn string<'v>(self, v: &'v Value, at: &dyn std::fmt::Display) -> Result<&'v str> {
+        v.as_str().ok_or_else(|| self.mismatch(at, "string", v))
+    }
+
+    pub(crate) fn opt_str<'v>(self, m: &'v Map, key: &str, at: &At<'_>) -> Result<Option<&'v str>> {
+        match member(m, key) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s)),
+            Some(v) => Err(self.mismatch(&At::Key(at, key), "string", v)),
+        }
+    }
+
+    pub(crate) fn opt_bool(self, m: &Map, key: &str, at: &At<'_>) -> Result<Option<bool>> {
+        match member(m, key) {
+            None => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(*b)),
+            Some(v) => Err(self.mismatch(&At::Key(at, key), "bool", v)),
+        }
+    }
+
+    pub(crate) fn opt_i64(self, m: &Map, key: &str, at: &At<'_>) -> Result<Option<i64>> {
+        match member(m, key) {
+            None => Ok(None),
+            Some(Value::Int(i)) => Ok(Some(*i)),
+            Some(v) => Err(self.mismatch(&At::Key(at, key), "int64", v)),
+        }
+    }
+
+    pub(crate) fn opt_obj<'v>(self, m: &'v Map, key: &str, at: &At<'_>) -> Result<Option<&'v Map>> {
+        match member(m, key) {
+            None => Ok(None),
+            Some(Value::Object(o)) => Ok(Some(o)),
+            Some(v) => Err(self.mismatch(&At::Key(at, key), "object", v)),
+        }
+    }
+
+    pub(crate) fn opt_array<'v>(
+        self,
+        m: &'v Map,
+        key: &str,
+        at: &At<'_>,
+    ) -> Result<Option<&'v [Value]>> {
+        match member(m, key) {
+            None => Ok(None),
+            Some(Value::Array(a)) => Ok(Some(a)),
+            Some(v) => Err(self.mismatch(&At::Key(at, key), "array", v)),
+        }
+    }
+}

@@ -1,0 +1,210 @@
+//! Composed-resource metadata: names, the composite and claim labels, the
+//! composition-resource-name annotation and the controller reference.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::value::{Map, Value};
+
+pub(crate) const LABEL_COMPOSITE: &str = "crossplane.io/composite";
+pub(crate) const LABEL_CLAIM_NAME: &str = "crossplane.io/claim-name";
+pub(crate) const LABEL_CLAIM_NAMESPACE: &str = "crossplane.io/claim-namespace";
+pub(crate) const ANNOTATION_RESOURCE_NAME: &str = "crossplane.io/composition-resource-name";
+pub(crate) const ANNOTATION_PAUSED: &str = "crossplane.io/paused";
+
+/// `metadata.<key>` as a string ("" when absent or not a string).
+pub(crate) fn meta_str<'a>(obj: &'a Value, key: &str) -> &'a str {
+    obj.get("metadata")
+        .and_then(|m| m.get(key))
+        .and_then(Value::as_str)
+        .unwrap_or("")
+}
+
+/// `metadata.labels[key]` / `metadata.annotations[key]` ("" when absent).
+pub(crate) fn meta_entry<'a>(obj: &'a Value, map: &str, key: &str) -> &'a str {
+    obj.get("metadata")
+        .and_then(|m| m.get(map))
+        .and_then(|m| m.get(key))
+        .and_then(Value::as_str)
+        .unwrap_or("")
+}
+
+/// The `metadata` object, replacing a non-object one (as unstructured setters do).
+fn metadata_mut(obj: &mut Value) -> Option<&mut Map> {
+    let Value::Object(root) = obj else {
+        return None;
+    };
+    let m = root
+        .entry("metadata".to_owned())
+        .or_insert_with(|| Value::Object(Map::new()));
+    if !matches!(m, Value::Object(_)) {
+        *m = Value::Object(Map::new());
+    }
+    m.as_object_mut()
+}
+
+/// Sets `metadata.<key>`; an empty value removes the field (`SetName("")`).
+pub(crate) fn set_meta_str(obj: &mut Value, key: &str, value: &str) {
+    if let Some(m) = metadata_mut(obj) {
+        if value.is_empty() {
+            m.remove(key);
+        } else {
+            m.insert(key.to_owned(), value.into());
+        }
+    }
+}
+
+/// Merges string entries into `metadata.labels` / `metadata.annotations`.
+fn add_entries(obj: &mut Value, map: &str, entries: &[(&str, &str)]) {
+    let Some(m) = metadata_mut(obj) else { return };
+    let target = m
+        .entry(map.to_owned())
+        .or_insert_with(|| Value::Object(Map::new()));
+    if !matches!(target, Value::Object(_)) {
+        *target = Value::Object(Map::new());
+    }
+    if let Value::Object(t) = target {
+        for (k, v) in entries {
+            t.insert((*k).to_owned(), (*v).into());
+        }
+    }
+}
+
+/// The XR controller labels an XR with its own name when it has no composite label.
+pub(crate) fn ensure_composite_label(xr: &mut Value) {
+    if meta_entry(xr, "labels", LABEL_COMPOSITE).is_empty() {
+        let name = meta_str(xr, "name").to_owned();
+        if !name.is_empty() {
+            add_entries(xr, "labels", &[(LABEL_COMPOSITE, &name)]);
+        }
+    }
+}
+
+/// The XR configurator's default connection secret reference: when the
+/// Composition names `writeConnectionSecretsToNamespace` and the XR has no
+/// `spec.writeConnectionSecretToRef`, the XR gets `{name: <uid>, namespace}`.
+pub(crate) fn default_connection_secret_ref(xr: &mut Value, composition: &Value) -> Result<()> {
+    let ns = match composition
+        .get("spec")
+        .and_then(|s| s.get("writeConnectionSecretsToNamespace"))
+    {
+        None | Some(Value::Null) => return Ok(()),
+        Some(Value::String(ns)) if ns.is_empty() => return Ok(()),
+        Some(Value::String(ns)) => ns.clone(),
+        Some(other) => {
+            return Err(Error::new(
+                ErrorKind::InvalidComposition,
+                format!(
+                    "composition.spec.writeConnectionSecretsToNamespace: expected string, got {}",
+                    other.go_type()
+                ),
+            ));
+        }
+    };
+    let uid = meta_str(xr, "uid").to_owned();
+    let Value::Object(root) = xr else {
+        return Ok(());
+    };
+    let spec = root
+        .entry("spec".to_owned())
+        .or_insert_with(|| Value::Object(Map::new()));
+    let Value::Object(spec) = spec else {
+        return Ok(());
+    };
+    if spec
+        .get("writeConnectionSecretToRef")
+        .is_some_and(|r| !r.is_null())
+    {
+        return Ok(());
+    }
+    let mut r = Map::new();
+    r.insert("name".into(), uid.into());
+    r.insert("namespace".into(), ns.into());
+    spec.insert("writeConnectionSecretToRef".into(), Value::Object(r));
+    Ok(())
+}
+
+/// `RenderComposedResourceMetadata` (v1.14, and function pipelines up to v1.20).
+pub(crate) fn render(cd: &mut Value, xr: &Value, name: Option<&str>) -> Result<()> {
+    let prefix = meta_entry(xr, "labels", LABEL_COMPOSITE);
+    if prefix.is_empty() {
+        return Err(Error::new(
+            ErrorKind::Render,
+            format!(
+                "cannot find top-level composite resource name label {} in composite resource metadata",
+                crate::fmt::quote(LABEL_COMPOSITE)
+            ),
+        ));
+    }
+    set_meta_str(cd, "generateName", &format!("{prefix}-"));
+    if let Some(n) = name {
+        add_entries(cd, "annotations", &[(ANNOTATION_RESOURCE_NAME, n)]);
+    }
+    add_entries(
+        cd,
+        "labels",
+        &[
+            (LABEL_COMPOSITE, prefix),
+            (LABEL_CLAIM_NAME, meta_entry(xr, "labels", LABEL_CLAIM_NAME)),
+            (
+                LABEL_CLAIM_NAMESPACE,
+                meta_entry(xr, "labels", LABEL_CLAIM_NAMESPACE),
+            ),
+        ],
+    );
+    add_controller_reference(cd, xr).map_err(|e| e.wrap("cannot set controller reference"))
+}
+
+/// `meta.AddControllerReference` with a reference to the XR.
+fn add_controller_reference(cd: &mut Value, xr: &Value) -> Result<()> {
+    let uid = meta_str(xr, "uid").to_owned();
+    let mut r = Map::new();
+    r.insert(
+        "apiVersion".into(),
+        xr.get("apiVersion")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .into(),
+    );
+    r.insert(
+        "kind".into(),
+        xr.get("kind").and_then(Value::as_str).unwrap_or("").into(),
+    );
+    r.insert("name".into(), meta_str(xr, "name").into());
+    r.insert("uid".into(), uid.as_str().into());
+    r.insert("controller".into(), Value::Bool(true));
+    r.insert("blockOwnerDeletion".into(), Value::Bool(true));
+    let cd_name = meta_str(cd, "name").to_owned();
+    let Some(m) = metadata_mut(cd) else {
+        return Ok(());
+    };
+    let refs = m
+        .entry("ownerReferences".to_owned())
+        .or_insert_with(|| Value::Array(Vec::new()));
+    if !matches!(refs, Value::Array(_)) {
+        *refs = Value::Array(Vec::new());
+    }
+    let Value::Array(list) = refs else {
+        return Ok(());
+    };
+    let field = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+    if let Some(c) = list
+        .iter()
+        .find(|o| o.get("controller") == Some(&Value::Bool(true)))
+        && field(c, "uid") != uid
+    {
+        return Err(Error::new(
+            ErrorKind::Render,
+            format!(
+                "{cd_name} is already controlled by {} {} (UID {})",
+                field(c, "kind"),
+                field(c, "name"),
+                field(c, "uid")
+            ),
+        ));
+    }
+    let new = Value::Object(r);
+    match list.iter_mut().find(|o| field(o, "uid") == uid) {
+        Some(existing) => *existing = new,
+        None => list.push(new),
+    }
+    Ok(())
+}

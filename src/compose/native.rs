@@ -1,0 +1,352 @@
+//! Crossplane v1.14's built-in patch-and-transform engine (`PTComposer`).
+
+use crate::connection;
+use crate::error::{Error, Result};
+use crate::fmt::quote;
+use crate::patch::environment::{self, Side};
+use crate::patch::{self, Patch, patchset};
+use crate::readiness;
+use crate::semantics::Semantics;
+use crate::trace::Outcome;
+use crate::value::Value;
+
+use super::input::{ObservedResource, PtInput, Request, Template};
+use super::output::Rendered;
+use super::{State, applied, fatal, metadata, validate};
+
+const SEM: Semantics = Semantics::Native;
+
+/// Renders `input`'s templates natively.
+pub(super) fn run(st: &mut State<'_>, input: &PtInput<'_>) -> Result<()> {
+    validate::native(input)?;
+    patchset::check_sets(&input.patch_sets)
+        .map_err(|e| e.wrap("cannot inline Composition patch sets"))?;
+    let mut templates = Vec::with_capacity(input.resources.len());
+    for t in &input.resources {
+        let patches = patchset::inline(&input.patch_sets, &t.patches)
+            .map_err(|e| e.wrap("cannot inline Composition patch sets"))?;
+        templates.push((t, patches));
+    }
+
+    for (i, p) in input.environment_patches.iter().enumerate() {
+        environment_patch(st, i, p)?;
+    }
+
+    // Render every template: FromComposite patches, then environment patches, then metadata.
+    let mut rendered: Vec<(usize, Value)> = Vec::with_capacity(templates.len());
+    for (ti, (t, patches)) in templates.iter().enumerate() {
+        if let Some(desired) = render_template(st, t, ti, patches)? {
+            rendered.push((ti, desired));
+        } else {
+            st.unrendered.push(t.name.clone());
+            let to_xr = patches
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.kind.writes_composite());
+            st.trace_not_run(
+                Some(&t.name),
+                to_xr,
+                "the composed resource was not rendered",
+            );
+        }
+    }
+
+    // After apply: ToComposite patches, connection details, readiness.
+    for (ti, desired) in rendered {
+        let Some((t, patches)) = templates.get(ti) else {
+            continue;
+        };
+        let request = st.request;
+        let observed_entry = observed_for(request, &st.xr, t, ti);
+        let observed = observed_entry.map(|o| &o.resource);
+        let live = applied(observed, &desired);
+        for (i, p) in patches.iter().enumerate() {
+            if !p.kind.writes_composite() {
+                continue;
+            }
+            let mut tr = st.start_trace(Some(&t.name), i, p, "composed (applied)", "composite");
+            let res = patch::apply(p, &live, &mut st.xr, SEM, tr.as_mut());
+            if let Err(e) = res {
+                if e.is_not_found() && p.policy.optional() {
+                    if let Some(t) = tr.as_mut() {
+                        t.finish(Outcome::Skipped, skip_reason(&e));
+                    }
+                    st.end_trace(tr);
+                    continue;
+                }
+                if let Some(t) = tr.as_mut() {
+                    t.finish(
+                        Outcome::Failed,
+                        "the render fails: ToComposite patch errors are fatal",
+                    );
+                }
+                st.end_trace(tr);
+                return Err(fatal(
+                    e.wrap(format!(
+                        "cannot apply the {} patch at index {i}",
+                        quote(p.kind.as_str())
+                    ))
+                    .wrap(format!(
+                        "cannot render ToComposite patches for composed resource {}",
+                        quote(&t.name)
+                    ))
+                    .with_resource(t.name.as_str())
+                    .with_patch(i, p.kind.as_str()),
+                ));
+            }
+            st.end_trace(tr);
+        }
+        let empty = connection::Details::new();
+        let secret = observed_entry.map_or(&empty, |o| &o.connection_details);
+        let details =
+            connection::extract(&live, secret, &t.connection_details, SEM).map_err(|e| {
+                e.wrap(format!(
+                "cannot extract composite resource connection details from composed resource {}",
+                quote(&t.name)
+            ))
+            .with_resource(t.name.as_str())
+            })?;
+        st.add_details(details);
+        let ready = readiness::is_ready(&live, &t.readiness_checks, SEM).map_err(|e| {
+            e.wrap(format!(
+                "cannot check whether composed resource {} is ready",
+                quote(&t.name)
+            ))
+            .with_resource(t.name.as_str())
+        })?;
+        st.put_resource(Rendered {
+            name: t.name.clone(),
+            resource: desired,
+            ready,
+        });
+    }
+    Ok(())
+}
+
+/// `spec.environment.patches[i]`: XR → environment or environment → XR, fatal on error.
+fn environment_patch(st: &mut State<'_>, i: usize, p: &Patch<'_>) -> Result<()> {
+    let Some((from, to)) = environment::direction(&p.kind, SEM) else {
+        return Ok(());
+    };
+    let mut tr = st.start_trace(None, i, p, side_name(from), side_name(to));
+    let res = match (from, to) {
+        (Side::Composite, Side::Environment) => {
+            patch::apply(p, &st.xr, &mut st.env, SEM, tr.as_mut())
+        }
+        _ => patch::apply(p, &st.env, &mut st.xr, SEM, tr.as_mut()),
+    };
+    match res {
+        Err(e) if e.is_not_found() && p.policy.optional() => {
+            if let Some(t) = tr.as_mut() {
+                t.finish(Outcome::Skipped, skip_reason(&e));
+            }
+            st.end_trace(tr);
+            Ok(())
+        }
+        Err(e) => {
+            if let Some(t) = tr.as_mut() {
+                t.finish(
+                    Outcome::Failed,
+                    "the render fails: environment patch errors are fatal",
+                );
+            }
+            st.end_trace(tr);
+            Err(fatal(
+                e.wrap(format!("cannot apply environment patch at index {i}"))
+                    .with_patch(i, p.kind.as_str()),
+            ))
+        }
+        Ok(()) => {
+            st.end_trace(tr);
+            Ok(())
+        }
+    }
+}
+
+fn side_name(s: Side) -> &'static str {
+    match s {
+        Side::Composite | Side::DesiredComposite => "composite",
+        Side::Environment => "environment",
+    }
+}
+
+/// Renders one template; `None` when it could not be rendered (a Warning says why).
+fn render_template(
+    st: &mut State<'_>,
+    t: &Template<'_>,
+    index: usize,
+    patches: &[&Patch<'_>],
+) -> Result<Option<Value>> {
+    let name = t.name.as_str();
+    let request = st.request;
+    let observed = observed_for(request, &st.xr, t, index).map(|o| &o.resource);
+    let Some(base) = t.base else {
+        return Err(Error::new(
+            crate::error::ErrorKind::InvalidComposition,
+            format!(
+                "cannot parse base template of composed resource {}: unexpected end of JSON input",
+                quote(name)
+            ),
+        )
+        .with_resource(name));
+    };
+    let mut desired = base.clone();
+    if let Some(o) = observed {
+        let gvk = |v: &Value| {
+            let api = v.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+            let kind = v.get("kind").and_then(Value::as_str).unwrap_or("");
+            let (group, version) = api.rsplit_once('/').unwrap_or(("", api));
+            (
+                format!("{group}/{version}, Kind={kind}"),
+                api.is_empty() && kind.is_empty(),
+            )
+        };
+        let (was, was_empty) = gvk(o);
+        let (now, _) = gvk(&desired);
+        if !was_empty && was != now {
+            return Err(Error::new(
+                crate::error::ErrorKind::Render,
+                format!(
+                    "cannot parse base template of composed resource {}: cannot change the kind of a composed resource from {was} to {now} (possible composed resource template mismatch)",
+                    quote(name)
+                ),
+            )
+            .with_resource(name));
+        }
+    }
+    // Base name and namespace are replaced by the observed ones (or dropped).
+    let (oname, ons) = match observed {
+        Some(o) => (
+            metadata::meta_str(o, "name").to_owned(),
+            metadata::meta_str(o, "namespace").to_owned(),
+        ),
+        None => (String::new(), String::new()),
+    };
+    metadata::set_meta_str(&mut desired, "name", &oname);
+    metadata::set_meta_str(&mut desired, "namespace", &ons);
+
+    let mut rendered = true;
+    // v1.14: every XR-sourced patch first, then every environment patch.
+    for (group, label) in [(true, "FromComposite"), (false, "FromEnvironment")] {
+        for (i, p) in patches.iter().enumerate() {
+            let in_group = if group {
+                p.kind.reads_composite()
+            } else {
+                p.kind.environment()
+            };
+            if !in_group {
+                continue;
+            }
+            let to_env = p.kind.writes_environment();
+            let (from_name, to_name) = match (group, to_env) {
+                (true, _) => ("composite", "composed"),
+                (false, false) => ("environment", "composed"),
+                (false, true) => ("composed", "environment"),
+            };
+            let mut tr = st.start_trace(Some(name), i, p, from_name, to_name);
+            let res = if group {
+                patch::apply(p, &st.xr, &mut desired, SEM, tr.as_mut())
+            } else if to_env {
+                patch::apply(p, &desired, &mut st.env, SEM, tr.as_mut())
+            } else {
+                patch::apply(p, &st.env, &mut desired, SEM, tr.as_mut())
+            };
+            match res {
+                Ok(()) => st.end_trace(tr),
+                Err(e) if e.is_not_found() && p.policy.optional() => {
+                    if let Some(t) = tr.as_mut() {
+                        t.finish(Outcome::Skipped, skip_reason(&e));
+                    }
+                    st.end_trace(tr);
+                }
+                Err(e) => {
+                    if let Some(t) = tr.as_mut() {
+                        let why = if e.is_not_found() {
+                            "the source is missing and policy.fromFieldPath is Required: the resource is not rendered"
+                        } else {
+                            "the resource is not rendered"
+                        };
+                        t.finish(Outcome::Failed, why);
+                    }
+                    st.end_trace(tr);
+                    let msg = e
+                        .wrap(format!(
+                            "cannot apply the {} patch at index {i}",
+                            quote(p.kind.as_str())
+                        ))
+                        .wrap(format!(
+                            "cannot render {label} patches for composed resource {}",
+                            quote(name)
+                        ));
+                    st.warn(msg.message().to_owned(), Some(name));
+                    rendered = false;
+                    let rest = patches.iter().enumerate().skip(i + 1).filter(|(_, q)| {
+                        if group {
+                            q.kind.reads_composite()
+                        } else {
+                            q.kind.environment()
+                        }
+                    });
+                    st.trace_not_run(Some(name), rest, "an earlier patch failed");
+                    break;
+                }
+            }
+        }
+    }
+    // Metadata is rendered even after a patch failed, so both can warn.
+    let tname = t.named.then_some(name);
+    if let Err(e) = metadata::render(&mut desired, &st.xr, tname) {
+        st.warn(
+            e.wrap(format!(
+                "cannot render metadata for composed resource {}",
+                quote(name)
+            ))
+            .message()
+            .to_owned(),
+            Some(name),
+        );
+        rendered = false;
+    }
+    Ok(rendered.then_some(desired))
+}
+
+/// Why a patch with a missing Optional source was skipped.
+pub(super) fn skip_reason(e: &Error) -> String {
+    format!(
+        "the source is missing and policy.fromFieldPath is Optional: the patch is skipped ({})",
+        e.message()
+    )
+}
+
+/// The observed resource of a template: by template name; for anonymous
+/// templates also by position, through the XR's `spec.resourceRefs` (the
+/// resource whose apiVersion, kind and name match the reference).
+fn observed_for<'r>(
+    request: &'r Request,
+    xr: &Value,
+    t: &Template<'_>,
+    index: usize,
+) -> Option<&'r ObservedResource> {
+    let resources = &request.observed.resources;
+    if let Some(o) = resources.get(&t.name) {
+        return Some(o);
+    }
+    if t.named {
+        return None;
+    }
+    let r = xr
+        .get("spec")?
+        .get("resourceRefs")?
+        .as_array()?
+        .get(index)?;
+    let field = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+    let name = field(r, "name");
+    if name.is_empty() {
+        return None;
+    }
+    resources.values().find(|o| {
+        metadata::meta_str(&o.resource, "name") == name
+            && field(&o.resource, "kind") == field(r, "kind")
+            && field(&o.resource, "apiVersion") == field(r, "apiVersion")
+    })
+}

@@ -1,0 +1,125 @@
+//! The render Output and its JSON form (resources in Composition order).
+
+use base64::Engine as _;
+
+use crate::connection::Details;
+use crate::value::Value;
+
+/// How serious a result is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Severity {
+    Normal,
+    Warning,
+    Fatal,
+}
+
+impl Severity {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Normal => "Normal",
+            Self::Warning => "Warning",
+            Self::Fatal => "Fatal",
+        }
+    }
+}
+
+/// A result (Crossplane event / function result).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Message {
+    pub(crate) severity: Severity,
+    pub(crate) message: String,
+    pub(crate) resource: Option<String>,
+}
+
+/// One desired composed resource.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Rendered {
+    pub(crate) name: String,
+    pub(crate) resource: Value,
+    pub(crate) ready: bool,
+}
+
+/// The desired state a render produced.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Output {
+    pub(crate) composite: Value,
+    pub(crate) resources: Vec<Rendered>,
+    pub(crate) connection_details: Details,
+    pub(crate) ready: bool,
+    pub(crate) results: Vec<Message>,
+    pub(crate) trace: Option<Vec<Value>>,
+}
+
+impl Output {
+    /// The Output document as compact JSON: `composite`, `resources` (in
+    /// Composition order), `connectionDetails` (sorted, base64), `ready`,
+    /// `results`, and `trace` when asked for.
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        let mut out = String::with_capacity(4096);
+        out.push_str("{\"composite\":");
+        self.composite.write_json(&mut out);
+        out.push_str(",\"resources\":{");
+        for (i, r) in self.resources.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            json_string(&mut out, &r.name);
+            out.push_str(":{\"resource\":");
+            r.resource.write_json(&mut out);
+            out.push_str(",\"ready\":");
+            out.push_str(if r.ready { "true" } else { "false" });
+            out.push('}');
+        }
+        out.push_str("},\"connectionDetails\":{");
+        let mut details: Vec<&(String, Vec<u8>)> = self.connection_details.iter().collect();
+        details.sort_by(|a, b| a.0.cmp(&b.0));
+        for (i, (k, v)) in details.into_iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            json_string(&mut out, k);
+            out.push(':');
+            json_string(
+                &mut out,
+                &base64::engine::general_purpose::STANDARD.encode(v),
+            );
+        }
+        out.push_str("},\"ready\":");
+        out.push_str(if self.ready { "true" } else { "false" });
+        out.push_str(",\"results\":[");
+        for (i, m) in self.results.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str("{\"severity\":");
+            json_string(&mut out, m.severity.as_str());
+            out.push_str(",\"message\":");
+            json_string(&mut out, &m.message);
+            if let Some(r) = &m.resource {
+                out.push_str(",\"resource\":");
+                json_string(&mut out, r);
+            }
+            out.push('}');
+        }
+        out.push(']');
+        if let Some(t) = &self.trace {
+            out.push_str(",\"trace\":");
+            out.push('[');
+            for (i, e) in t.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                e.write_json(&mut out);
+            }
+            out.push(']');
+        }
+        out.push('}');
+        out
+    }
+}
+
+/// A JSON string literal in Go's form.
+fn json_string(out: &mut String, s: &str) {
+    Value::String(s.to_owned()).write_json(out);
+}

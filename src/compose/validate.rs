@@ -1,0 +1,534 @@
+//! Up-front validation as each engine does it: native v1.12+ refuses an invalid
+//! Composition; function-patch-and-transform rejects invalid input with a Fatal result.
+//!
+//! Messages are Kubernetes `field.Error` texts (`<path>: Required value: <detail>`,
+//! `<path>: Invalid value: "<v>": <detail>`), as both engines produce them.
+
+use std::collections::BTreeSet;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::fmt::quote;
+use crate::patch::policy::valid_to_field_path;
+use crate::patch::{Patch, PatchType};
+use crate::readiness::Check;
+use crate::value::Value;
+
+use super::input::{PtInput, Template};
+
+fn required(path: &str, detail: &str) -> String {
+    format!("{path}: Required value: {detail}")
+}
+
+fn invalid(path: &str, value: &str, detail: &str) -> String {
+    format!("{path}: Invalid value: {}: {detail}", quote(value))
+}
+
+fn child(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_owned()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+/// Kubernetes' `utilerrors.NewAggregate(...).Error()`: one message as is,
+/// several de-duplicated in a bracketed, comma-separated list.
+fn aggregate(errs: &[String]) -> String {
+    let mut seen = BTreeSet::new();
+    let uniq: Vec<&str> = errs
+        .iter()
+        .filter(|e| seen.insert(e.as_str()))
+        .map(String::as_str)
+        .collect();
+    match uniq.as_slice() {
+        [one] => (*one).to_owned(),
+        many => format!("[{}]", many.join(", ")),
+    }
+}
+
+/// Native (v1.14) runtime validation of a Composition's resources.
+pub(crate) fn native(input: &PtInput) -> Result<()> {
+    let mut errs = Vec::new();
+    let base = input.base_path.as_str();
+    if input.mode_resources && input.resources.is_empty() {
+        errs.push(required(
+            &child(base, "resources"),
+            "an array of resources is required in Resources mode (the default if no mode is specified)",
+        ));
+    }
+    // validatePatchSets
+    for (i, s) in input.patch_sets.iter().enumerate() {
+        for (j, p) in s.patches.iter().enumerate() {
+            let pp = format!("{}[{i}].patches[{j}]", child(base, "patchSets"));
+            if p.kind == PatchType::PatchSet {
+                errs.push(invalid(
+                    &format!("{pp}.type"),
+                    "PatchSet",
+                    "cannot use patches within patches",
+                ));
+                continue;
+            }
+            if let Err(e) = native_patch(p, &pp) {
+                errs.push(e);
+            }
+        }
+    }
+    for (i, r) in input.resources.iter().enumerate() {
+        for (j, p) in r.patches.iter().enumerate() {
+            if p.kind != PatchType::PatchSet {
+                continue;
+            }
+            let pp = format!(
+                "{}[{i}].patches[{j}].patchSetName",
+                child(base, "resources")
+            );
+            match &p.patch_set_name {
+                None => errs.push(required(&pp, "must be specified when type is patchSet")),
+                Some(n) if !input.patch_sets.iter().any(|s| &s.name == n) => errs.push(invalid(
+                    &pp,
+                    n,
+                    "patchSetName must be the name of a declared patchSet",
+                )),
+                Some(_) => {}
+            }
+        }
+    }
+    // validateResources: names, patches, readiness checks.
+    let mut seen = BTreeSet::new();
+    for (i, r) in input.resources.iter().enumerate() {
+        let np = format!("{}[{i}].name", child(base, "resources"));
+        if !r.named {
+            if i != 0 && !seen.is_empty() {
+                errs.push(required(
+                    &np,
+                    "cannot mix named and anonymous resources, all resources must have a name or none must have a name",
+                ));
+            }
+            continue;
+        }
+        if seen.contains(r.name.as_str()) {
+            errs.push(format!("{np}: Duplicate value: {}", quote(&r.name)));
+            continue;
+        }
+        if i != 0 && seen.is_empty() {
+            errs.push(invalid(
+                &np,
+                &r.name,
+                "cannot mix named and anonymous resources, all resources must have a name or none must have a name",
+            ));
+            continue;
+        }
+        seen.insert(r.name.as_str());
+    }
+    for (i, r) in input.resources.iter().enumerate() {
+        let rp = format!("{}[{i}]", child(base, "resources"));
+        for (j, p) in r.patches.iter().enumerate() {
+            if let Err(e) = native_patch(p, &format!("{rp}.patches[{j}]")) {
+                errs.push(e);
+            }
+        }
+        for (j, c) in r.readiness_checks.iter().enumerate() {
+            if let Err(e) = native_check(c, &format!("{rp}.readinessChecks[{j}]")) {
+                errs.push(e);
+            }
+        }
+    }
+    if errs.is_empty() {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorKind::InvalidComposition,
+        format!("refusing to use invalid Composition: {}", aggregate(&errs)),
+    ))
+}
+
+/// v1 `Patch.Validate`.
+fn native_patch(p: &Patch, path: &str) -> Result<(), String> {
+    let t = p.kind.as_str();
+    match &p.kind {
+        PatchType::FromCompositeFieldPath
+        | PatchType::ToCompositeFieldPath
+        | PatchType::FromEnvironmentFieldPath
+        | PatchType::ToEnvironmentFieldPath => {
+            if p.from_field_path.is_none() {
+                return Err(required(
+                    &format!("{path}.fromFieldPath"),
+                    &format!("fromFieldPath must be set for patch type {t}"),
+                ));
+            }
+        }
+        PatchType::PatchSet => {
+            if p.patch_set_name.is_none() {
+                return Err(required(
+                    &format!("{path}.patchSetName"),
+                    &format!("patchSetName must be set for patch type {t}"),
+                ));
+            }
+        }
+        PatchType::CombineFromComposite
+        | PatchType::CombineToComposite
+        | PatchType::CombineFromEnvironment
+        | PatchType::CombineToEnvironment => {
+            if p.combine.is_none() {
+                return Err(required(
+                    &format!("{path}.combine"),
+                    &format!("combine must be set for patch type {t}"),
+                ));
+            }
+            if p.to_field_path.is_none() {
+                return Err(required(
+                    &format!("{path}.toFieldPath"),
+                    &format!("toFieldPath must be set for patch type {t}"),
+                ));
+            }
+        }
+        PatchType::Unknown(_) => {
+            return Err(invalid(&format!("{path}.type"), t, "unknown patch type"));
+        }
+    }
+    native_string_types(&p.transforms, path)?;
+    transforms(&p.transforms, path, true)
+}
+
+/// Crossplane v1.14 knows five string transform types; `Join` (v1.15) and
+/// `Replace` (function-patch-and-transform only) are unknown to its validation.
+fn native_string_types(ts: &[Value], path: &str) -> Result<(), String> {
+    for (i, t) in ts.iter().enumerate() {
+        if t.get("type").and_then(Value::as_str) != Some("string") {
+            continue;
+        }
+        let kind = t
+            .get("string")
+            .and_then(|s| s.get("type"))
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        if matches!(kind, "Join" | "Replace") {
+            return Err(invalid(
+                &format!("{path}.transforms[{i}].string.type"),
+                kind,
+                "unknown string transform type",
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn transforms(ts: &[Value], path: &str, native: bool) -> Result<(), String> {
+    for (i, t) in ts.iter().enumerate() {
+        let at = format!("{path}.transforms[{i}]");
+        let res = if native {
+            crate::transform::validate_native(t, &at)
+        } else {
+            crate::transform::validate(t, &at)
+        };
+        res.map_err(|e| e.message().to_owned())?;
+    }
+    Ok(())
+}
+
+/// v1 `ReadinessCheck.Validate` (zero values already read as unset).
+fn native_check(c: &Check, path: &str) -> Result<(), String> {
+    match c.kind.as_str() {
+        "None" => return Ok(()),
+        "MatchString" if c.match_string.is_none() => {
+            return Err(required(
+                &format!("{path}.matchString"),
+                "cannot be empty for type MatchString",
+            ));
+        }
+        "MatchInteger" if c.match_integer.is_none() => {
+            return Err(required(
+                &format!("{path}.matchInteger"),
+                "cannot be 0 for type MatchInteger",
+            ));
+        }
+        "MatchCondition" => return match_condition(c, path),
+        "MatchString" | "MatchInteger" | "NonEmpty" | "MatchTrue" | "MatchFalse" => {}
+        other => {
+            return Err(invalid(
+                &format!("{path}.type"),
+                other,
+                "unknown readiness check type",
+            ));
+        }
+    }
+    if c.field_path.is_none() {
+        return Err(required(&format!("{path}.fieldPath"), "cannot be empty"));
+    }
+    Ok(())
+}
+
+fn match_condition(c: &Check, path: &str) -> Result<(), String> {
+    match &c.match_condition {
+        Some((t, _)) if t.is_empty() => Err(required(
+            &format!("{path}.matchCondition.type"),
+            "cannot be empty for type MatchCondition",
+        )),
+        Some((_, s)) if s.is_empty() => Err(required(
+            &format!("{path}.matchCondition.status"),
+            "cannot be empty for type MatchCondition",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// function-patch-and-transform's `ValidateResources`: the first problem only.
+pub(crate) fn function(input: &PtInput) -> Result<()> {
+    fn_resources(input).map_err(|m| {
+        Error::new(
+            ErrorKind::InvalidComposition,
+            format!("invalid Function input: {m}"),
+        )
+    })
+}
+
+fn fn_resources(input: &PtInput) -> Result<(), String> {
+    for s in &input.patch_sets {
+        // ValidatePatchSet's errors are not prefixed with the set's index.
+        if s.name.is_empty() {
+            return Err(required("name", "name is required"));
+        }
+        for (i, p) in s.patches.iter().enumerate() {
+            fn_patch(p, &format!("patches[{i}]"), true)?;
+        }
+    }
+    if input.resources.is_empty() && input.environment_patches.is_empty() {
+        return Err(required(
+            "resources",
+            "resources or environment patches are required",
+        ));
+    }
+    for (i, r) in input.resources.iter().enumerate() {
+        fn_template(r, &format!("resources[{i}]"))?;
+    }
+    for (i, p) in input.environment_patches.iter().enumerate() {
+        match p.kind {
+            PatchType::FromCompositeFieldPath
+            | PatchType::ToCompositeFieldPath
+            | PatchType::CombineFromComposite
+            | PatchType::CombineToComposite
+            | PatchType::FromEnvironmentFieldPath
+            | PatchType::ToEnvironmentFieldPath => {}
+            _ => {
+                return Err(invalid(
+                    &format!("environment.patches[{i}][type]"),
+                    p.kind.as_str(),
+                    "invalid environment patch type",
+                ));
+            }
+        }
+        fn_patch(p, &format!("environment.patches[{i}]"), false)?;
+    }
+    Ok(())
+}
+
+fn fn_template(t: &Template, path: &str) -> Result<(), String> {
+    if !t.named {
+        return Err(required(&format!("{path}.name"), "name is required"));
+    }
+    for (i, p) in t.patches.iter().enumerate() {
+        fn_patch(p, &format!("{path}.patches[{i}]"), false)?;
+    }
+    for (i, d) in t.connection_details.iter().enumerate() {
+        let dp = format!("{path}.connectionDetails[{i}]");
+        if d.kind.is_empty() {
+            return Err(required(
+                &format!("{dp}.type"),
+                "connection detail type is required",
+            ));
+        }
+        let (field, detail) = match d.kind.as_str() {
+            "FromValue" => (
+                d.value.is_none(),
+                ("value", "value connection detail requires a value"),
+            ),
+            "FromConnectionSecretKey" => (
+                d.from_connection_secret_key.is_none(),
+                (
+                    "fromConnectionSecretKey",
+                    "from connection secret key connection detail requires a key",
+                ),
+            ),
+            "FromFieldPath" => (
+                d.from_field_path.is_none(),
+                (
+                    "fromFieldPath",
+                    "from field path connection detail requires a field path",
+                ),
+            ),
+            other => {
+                return Err(invalid(
+                    &format!("{dp}.type"),
+                    other,
+                    "unknown connection detail type",
+                ));
+            }
+        };
+        if d.name.as_deref().unwrap_or("").is_empty() {
+            return Err(required(&format!("{dp}.name"), "name is required"));
+        }
+        if field {
+            return Err(required(&format!("{dp}.{}", detail.0), detail.1));
+        }
+    }
+    for (i, c) in t.readiness_checks.iter().enumerate() {
+        fn_check(c, &format!("{path}.readinessChecks[{i}]"))?;
+    }
+    Ok(())
+}
+
+fn fn_check(c: &Check, path: &str) -> Result<(), String> {
+    match c.kind.as_str() {
+        "None" => return Ok(()),
+        "MatchString" if c.match_string.is_none() => {
+            return Err(required(
+                &format!("{path}.matchString"),
+                "cannot be nil for type MatchString",
+            ));
+        }
+        "MatchInteger" if c.match_integer.is_none() => {
+            return Err(required(
+                &format!("{path}.matchInteger"),
+                "cannot be nil for type MatchInteger",
+            ));
+        }
+        "MatchCondition" => return match_condition(c, path),
+        "MatchString" | "MatchInteger" | "NonEmpty" | "MatchTrue" | "MatchFalse" => {}
+        other => {
+            return Err(invalid(
+                &format!("{path}.type"),
+                other,
+                "unknown readiness check type",
+            ));
+        }
+    }
+    if c.field_path.is_none() {
+        return Err(required(&format!("{path}.fieldPath"), "cannot be empty"));
+    }
+    Ok(())
+}
+
+/// FN `ValidatePatch`; `in_set` marks a patch of a PatchSet (which cannot reference sets).
+fn fn_patch(p: &Patch, path: &str, in_set: bool) -> Result<(), String> {
+    let t = p.kind.as_str();
+    match &p.kind {
+        PatchType::FromCompositeFieldPath
+        | PatchType::ToCompositeFieldPath
+        | PatchType::FromEnvironmentFieldPath
+        | PatchType::ToEnvironmentFieldPath => {
+            if p.from_field_path.unwrap_or("").is_empty() {
+                return Err(required(
+                    &format!("{path}.fromFieldPath"),
+                    &format!("fromFieldPath must be set for patch type {t}"),
+                ));
+            }
+        }
+        PatchType::PatchSet => {
+            if in_set {
+                return Err(invalid(
+                    &format!("{path}.type"),
+                    t,
+                    "patch type *v1beta1.PatchSetPatch does not support patch of type PatchSet",
+                ));
+            }
+            if p.patch_set_name.unwrap_or("").is_empty() {
+                return Err(required(
+                    &format!("{path}.patchSetName"),
+                    &format!("patchSetName must be set for patch type {t}"),
+                ));
+            }
+        }
+        PatchType::CombineFromComposite
+        | PatchType::CombineToComposite
+        | PatchType::CombineFromEnvironment
+        | PatchType::CombineToEnvironment => {
+            let Some(c) = &p.combine else {
+                return Err(required(
+                    &format!("{path}.combine"),
+                    &format!("combine must be set for patch type {t}"),
+                ));
+            };
+            if p.to_field_path.unwrap_or("").is_empty() {
+                return Err(required(
+                    &format!("{path}.toFieldPath"),
+                    &format!("toFieldPath must be set for patch type {t}"),
+                ));
+            }
+            let cp = format!("{path}.combine");
+            match c.strategy {
+                "string" if c.string_fmt.is_none() => {
+                    return Err(required(
+                        &format!("{cp}.string"),
+                        "string must be set for combine strategy string",
+                    ));
+                }
+                "string" => {}
+                "" => {
+                    return Err(required(
+                        &format!("{cp}.strategy"),
+                        "a combine strategy must be provided",
+                    ));
+                }
+                other => {
+                    return Err(invalid(
+                        &format!("{cp}.strategy"),
+                        other,
+                        "unknown strategy type",
+                    ));
+                }
+            }
+            if c.variables.is_empty() {
+                return Err(required(
+                    &format!("{cp}.variables"),
+                    "at least one variable must be provided",
+                ));
+            }
+            if let Some(i) = c.variables.iter().position(|v| v.is_empty()) {
+                return Err(required(
+                    &format!("{cp}.variables[{i}].fromFieldPath"),
+                    "fromFieldPath must be set for each combine variable",
+                ));
+            }
+            // Combine patches return here: transforms and policy go unchecked.
+            return Ok(());
+        }
+        PatchType::Unknown(_) => {
+            return Err(invalid(&format!("{path}.type"), t, "unknown patch type"));
+        }
+    }
+    transforms(&p.transforms, path, false)?;
+    if let Some(tp) = &p.policy.to_field_path
+        && !valid_to_field_path(tp)
+    {
+        return Err(invalid(
+            &format!("{path}.policy.toFieldPathPolicy"),
+            tp,
+            "unknown toFieldPathPolicy",
+        ));
+    }
+    if let Some(fp) = &p.policy.from_field_path
+        && *fp != "Optional"
+        && *fp != "Required"
+    {
+        return Err(invalid(
+            &format!("{path}.policy.fromFieldPathPolicy"),
+            fp,
+            "unknown fromFieldPathPolicy",
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::aggregate;
+
+    #[test]
+    fn aggregate_is_kubernetes_aggregate_text() {
+        let s = |v: &[&str]| v.iter().map(|x| (*x).to_owned()).collect::<Vec<_>>();
+        assert_eq!(aggregate(&s(&["a"])), "a");
+        assert_eq!(aggregate(&s(&["a", "b"])), "[a, b]");
+        assert_eq!(aggregate(&s(&["a", "a"])), "a");
+        assert_eq!(aggregate(&s(&["a", "b", "a"])), "[a, b]");
+    }
+}

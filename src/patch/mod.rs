@@ -1,0 +1,292 @@
+//! Patches: the nine patch types, their sources and targets, and how one patch is applied.
+
+pub(crate) mod combine;
+pub(crate) mod environment;
+pub(crate) mod patchset;
+pub(crate) mod policy;
+
+use std::borrow::Cow;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::fieldpath::{self, MergeOptions};
+use crate::semantics::Semantics;
+use crate::trace::{PatchTrace, TransformStep};
+use crate::transform;
+use crate::value::Value;
+
+pub(crate) use policy::Policy;
+
+/// A patch `type`, with the Crossplane name kept verbatim.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum PatchType {
+    FromCompositeFieldPath,
+    ToCompositeFieldPath,
+    CombineFromComposite,
+    CombineToComposite,
+    FromEnvironmentFieldPath,
+    ToEnvironmentFieldPath,
+    CombineFromEnvironment,
+    CombineToEnvironment,
+    PatchSet,
+    /// A type no engine knows; kept so validation can name it.
+    Unknown(String),
+}
+
+impl PatchType {
+    /// Parses a `type`; the empty string is the CRD default `FromCompositeFieldPath`.
+    pub(crate) fn parse(s: &str) -> PatchType {
+        match s {
+            "" | "FromCompositeFieldPath" => Self::FromCompositeFieldPath,
+            "ToCompositeFieldPath" => Self::ToCompositeFieldPath,
+            "CombineFromComposite" => Self::CombineFromComposite,
+            "CombineToComposite" => Self::CombineToComposite,
+            "FromEnvironmentFieldPath" => Self::FromEnvironmentFieldPath,
+            "ToEnvironmentFieldPath" => Self::ToEnvironmentFieldPath,
+            "CombineFromEnvironment" => Self::CombineFromEnvironment,
+            "CombineToEnvironment" => Self::CombineToEnvironment,
+            "PatchSet" => Self::PatchSet,
+            other => Self::Unknown(other.to_owned()),
+        }
+    }
+
+    pub(crate) fn as_str(&self) -> &str {
+        match self {
+            Self::FromCompositeFieldPath => "FromCompositeFieldPath",
+            Self::ToCompositeFieldPath => "ToCompositeFieldPath",
+            Self::CombineFromComposite => "CombineFromComposite",
+            Self::CombineToComposite => "CombineToComposite",
+            Self::FromEnvironmentFieldPath => "FromEnvironmentFieldPath",
+            Self::ToEnvironmentFieldPath => "ToEnvironmentFieldPath",
+            Self::CombineFromEnvironment => "CombineFromEnvironment",
+            Self::CombineToEnvironment => "CombineToEnvironment",
+            Self::PatchSet => "PatchSet",
+            Self::Unknown(s) => s,
+        }
+    }
+
+    /// Combine patches format several variables into one string.
+    pub(crate) fn is_combine(&self) -> bool {
+        matches!(
+            self,
+            Self::CombineFromComposite
+                | Self::CombineToComposite
+                | Self::CombineFromEnvironment
+                | Self::CombineToEnvironment
+        )
+    }
+
+    /// Patches that write the desired composed resource (FN's `ToComposedResource`).
+    pub(crate) fn writes_composed(&self) -> bool {
+        matches!(
+            self,
+            Self::FromCompositeFieldPath
+                | Self::CombineFromComposite
+                | Self::FromEnvironmentFieldPath
+                | Self::CombineFromEnvironment
+        )
+    }
+
+    /// Patches that read the composite and write the composed resource.
+    pub(crate) fn reads_composite(&self) -> bool {
+        matches!(
+            self,
+            Self::FromCompositeFieldPath | Self::CombineFromComposite
+        )
+    }
+
+    /// Patches that read the composed resource and write the composite.
+    pub(crate) fn writes_composite(&self) -> bool {
+        matches!(self, Self::ToCompositeFieldPath | Self::CombineToComposite)
+    }
+
+    /// Patches between the composed resource and the environment.
+    pub(crate) fn environment(&self) -> bool {
+        matches!(
+            self,
+            Self::FromEnvironmentFieldPath
+                | Self::ToEnvironmentFieldPath
+                | Self::CombineFromEnvironment
+                | Self::CombineToEnvironment
+        )
+    }
+
+    /// Patches that write the environment.
+    pub(crate) fn writes_environment(&self) -> bool {
+        matches!(
+            self,
+            Self::ToEnvironmentFieldPath | Self::CombineToEnvironment
+        )
+    }
+}
+
+/// A patch's `combine` block.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Combine<'a> {
+    /// Each variable's `fromFieldPath` (empty when unset).
+    pub(crate) variables: Vec<&'a str>,
+    /// `strategy` as written (empty when unset).
+    pub(crate) strategy: &'a str,
+    /// `string.fmt`, when the `string` block is present.
+    pub(crate) string_fmt: Option<&'a str>,
+}
+
+/// One patch, decoded; it borrows from the request's Composition.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Patch<'a> {
+    pub(crate) kind: PatchType,
+    pub(crate) from_field_path: Option<&'a str>,
+    pub(crate) to_field_path: Option<&'a str>,
+    pub(crate) combine: Option<Combine<'a>>,
+    pub(crate) patch_set_name: Option<&'a str>,
+    /// The transforms as written, with native CRD defaults applied (`transform::run` interprets them).
+    pub(crate) transforms: Cow<'a, [Value]>,
+    pub(crate) policy: Policy<'a>,
+}
+
+/// Applies `p` reading `from` and writing `to`.
+///
+/// Missing sources are reported, never swallowed: the error is `NotFound`,
+/// and the caller decides from the policy and semantics whether that skips
+/// the patch, the resource or the render.
+pub(crate) fn apply(
+    p: &Patch<'_>,
+    from: &Value,
+    to: &mut Value,
+    sem: Semantics,
+    trace: Option<&mut PatchTrace>,
+) -> Result<()> {
+    if p.kind.is_combine() {
+        combine::apply(p, from, to, sem, trace)
+    } else {
+        apply_field_path(p, from, to, sem, trace)
+    }
+}
+
+/// The FromFieldPath-style algorithm shared by the four field-path types.
+fn apply_field_path(
+    p: &Patch<'_>,
+    from: &Value,
+    to: &mut Value,
+    sem: Semantics,
+    mut trace: Option<&mut PatchTrace>,
+) -> Result<()> {
+    let kind = p.kind.as_str();
+    let Some(from_path) = p.from_field_path else {
+        // Validation catches this first in both engines; kept for direct callers.
+        return Err(Error::new(
+            ErrorKind::Render,
+            format!("FromFieldPath is required by type {kind}"),
+        ));
+    };
+    let to_path = p.to_field_path.unwrap_or(from_path);
+    let input = match fieldpath::get_value(from, from_path, sem) {
+        Ok(v) => v.clone(),
+        Err(e) => {
+            if let Some(t) = trace.as_deref_mut() {
+                t.read_failed(from_path, &e);
+            }
+            return Err(e.with_field_path(from_path));
+        }
+    };
+    if let Some(t) = trace.as_deref_mut() {
+        t.read(from_path, &input);
+    }
+    let out = run_transforms(p, input, sem, trace.as_deref_mut())?;
+    let out = if sem == Semantics::Function {
+        // FN round-trips the pipeline output through JSON before merging (`toValidJSON`).
+        fieldpath::to_valid_json(out)?
+    } else {
+        out
+    };
+    let opts = p.policy.merge_options(sem)?;
+    if to_path.contains("[*]") {
+        let paths = fieldpath::expand_wildcards(to, to_path, sem)
+            .map_err(|e| e.with_field_path(to_path))?;
+        if paths.is_empty() {
+            return Err(Error::new(
+                ErrorKind::Render,
+                format!("cannot expand ToFieldPath {to_path}"),
+            )
+            .with_field_path(to_path));
+        }
+        for q in &paths {
+            write(to, q, out.clone(), opts, sem, trace.as_deref_mut())?;
+        }
+        return Ok(());
+    }
+    let res = write(to, to_path, out, opts, sem, trace);
+    if sem == Semantics::Function {
+        res.map_err(|e| e.wrap("cannot patch to object"))
+    } else {
+        res
+    }
+}
+
+/// Runs the patch's transforms, recording each step for the trace.
+pub(crate) fn run_transforms(
+    p: &Patch<'_>,
+    input: Value,
+    sem: Semantics,
+    trace: Option<&mut PatchTrace>,
+) -> Result<Value> {
+    if p.transforms.is_empty() {
+        return Ok(input);
+    }
+    let Some(t) = trace else {
+        return transform::run(&p.transforms, input, sem, None);
+    };
+    let mut steps = Vec::new();
+    let first_input = input.clone();
+    let res = transform::run(&p.transforms, input, sem, Some(&mut steps));
+    let mut prev = first_input;
+    for s in steps {
+        let output = s.output;
+        t.transforms.push(TransformStep {
+            kind: s.kind,
+            input: std::mem::replace(&mut prev, output.clone()),
+            output: Some(output),
+            error: None,
+        });
+    }
+    if let Err(e) = &res {
+        let idx = t.transforms.len();
+        let kind = p
+            .transforms
+            .get(idx)
+            .and_then(|v| v.get("type"))
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned();
+        t.transforms.push(TransformStep {
+            kind,
+            input: prev,
+            output: None,
+            error: Some(e.message().to_owned()),
+        });
+    }
+    res
+}
+
+/// One `MergeValue` write, traced.
+pub(crate) fn write(
+    to: &mut Value,
+    path: &str,
+    value: Value,
+    opts: Option<MergeOptions>,
+    sem: Semantics,
+    trace: Option<&mut PatchTrace>,
+) -> Result<()> {
+    match trace {
+        None => fieldpath::merge_value(to, path, value, opts, sem),
+        Some(t) => {
+            let shown = fieldpath::to_valid_json(value.clone()).unwrap_or_else(|_| value.clone());
+            fieldpath::merge_value(to, path, value, opts, sem)
+                .map_err(|e| e.with_field_path(path))?;
+            // What the target holds afterwards (a merge may differ from the value).
+            let after = fieldpath::get_value(to, path, sem).ok().cloned();
+            t.wrote(path, shown, after, opts);
+            Ok(())
+        }
+    }
+    .map_err(|e| e.with_field_path(path))
+}

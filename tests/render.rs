@@ -1,0 +1,262 @@
+//! Golden render fixtures: every `tests/fixtures/<area>/<case>/request.json` is
+//! rendered and compared with its `expected.json`; the pass counts per area are
+//! kept in `tests/CONFORMANCE.snap`.
+//!
+//! `UPDATE_GOLDEN=1 cargo test --test render` rewrites `expected.json` files and the scoreboard.
+
+// A test harness reads and writes fixture files and reports differences.
+#![allow(clippy::disallowed_methods, clippy::print_stderr)]
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+/// Every case directory, sorted: `(area, case, dir)`.
+fn cases() -> Vec<(String, String, PathBuf)> {
+    let mut out = Vec::new();
+    let Ok(areas) = fs::read_dir(fixtures_dir()) else {
+        return out;
+    };
+    for area in areas.flatten() {
+        let Ok(entries) = fs::read_dir(area.path()) else {
+            continue;
+        };
+        for case in entries.flatten() {
+            if case.path().join("request.json").is_file() {
+                out.push((
+                    area.file_name().to_string_lossy().into_owned(),
+                    case.file_name().to_string_lossy().into_owned(),
+                    case.path(),
+                ));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Re-indents compact JSON text with two spaces, keeping member order.
+fn pretty(compact: &str) -> String {
+    let mut out = String::with_capacity(compact.len() * 2);
+    let mut indent = 0usize;
+    let mut in_str = false;
+    let mut escaped = false;
+    let chars: Vec<char> = compact.chars().collect();
+    let mut i = 0;
+    let newline = |out: &mut String, n: usize| {
+        out.push('\n');
+        for _ in 0..n {
+            out.push_str("  ");
+        }
+    };
+    while i < chars.len() {
+        let c = chars[i];
+        if in_str {
+            out.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_str = false;
+            }
+            i += 1;
+            continue;
+        }
+        match c {
+            '"' => {
+                in_str = true;
+                out.push(c);
+            }
+            '{' | '[' => {
+                let close = if c == '{' { '}' } else { ']' };
+                if chars.get(i + 1) == Some(&close) {
+                    out.push(c);
+                    out.push(close);
+                    i += 2;
+                    continue;
+                }
+                out.push(c);
+                indent += 1;
+                newline(&mut out, indent);
+            }
+            '}' | ']' => {
+                indent = indent.saturating_sub(1);
+                newline(&mut out, indent);
+                out.push(c);
+            }
+            ',' => {
+                out.push(c);
+                newline(&mut out, indent);
+            }
+            ':' => out.push_str(": "),
+            _ => out.push(c),
+        }
+        i += 1;
+    }
+    out.push('\n');
+    out
+}
+
+/// Compact form of a pretty expected file, for comparison that ignores layout only.
+fn compact(pretty: &str) -> String {
+    let mut out = String::with_capacity(pretty.len());
+    let mut in_str = false;
+    let mut escaped = false;
+    for c in pretty.chars() {
+        if in_str {
+            out.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_str = false;
+            }
+        } else if c == '"' {
+            in_str = true;
+            out.push(c);
+        } else if !c.is_whitespace() {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[test]
+fn golden_fixtures() {
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
+    let all = cases();
+    assert!(!all.is_empty(), "no fixtures found under tests/fixtures");
+    let mut per_area: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let mut failing = Vec::new();
+    for (area, case, dir) in &all {
+        let request = fs::read_to_string(dir.join("request.json")).expect("readable request.json");
+        let got = xprender::render_json(&request);
+        let expected_path = dir.join("expected.json");
+        if update {
+            fs::write(&expected_path, pretty(&got)).expect("writable expected.json");
+        }
+        let expected = fs::read_to_string(&expected_path).unwrap_or_default();
+        let entry = per_area.entry(area.clone()).or_default();
+        entry.1 += 1;
+        if compact(&expected) == got {
+            entry.0 += 1;
+        } else {
+            failing.push(format!("{area}/{case}"));
+            eprintln!(
+                "--- {area}/{case}: output differs\n--- expected\n{expected}--- got\n{}",
+                pretty(&got)
+            );
+        }
+    }
+    let mut snap = String::from("# Golden render fixtures: passing / total per area\n");
+    let (mut pass, mut total) = (0, 0);
+    for (area, (p, t)) in &per_area {
+        let _ = writeln!(snap, "{area}: {p}/{t}");
+        pass += p;
+        total += t;
+    }
+    let _ = writeln!(snap, "total: {pass}/{total}");
+    snap.push_str("\n# Failing cases\n");
+    for f in &failing {
+        let _ = writeln!(snap, "{f}");
+    }
+    let snap_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/CONFORMANCE.snap");
+    if update {
+        fs::write(&snap_path, &snap).expect("writable CONFORMANCE.snap");
+    }
+    let committed = fs::read_to_string(&snap_path).unwrap_or_default();
+    assert!(
+        failing.is_empty(),
+        "{} of {total} fixtures fail:\n{}",
+        failing.len(),
+        failing.join("\n")
+    );
+    assert_eq!(
+        committed, snap,
+        "tests/CONFORMANCE.snap is stale: rerun with UPDATE_GOLDEN=1"
+    );
+}
+
+/// The engine must answer every request with a document, never panic.
+#[test]
+fn hostile_shapes_give_error_documents() {
+    // A sample of the corpus keeps this quick in debug builds.
+    for (_, _, dir) in cases().into_iter().step_by(7) {
+        let request = fs::read_to_string(dir.join("request.json")).expect("readable request.json");
+        let Ok(mut doc) = serde_json::from_str::<serde_json::Value>(&request) else {
+            continue;
+        };
+        // Trace everything, so the explain trace sees the hostile shapes too.
+        if let Some(root) = doc.as_object_mut() {
+            let options = root
+                .entry("options")
+                .or_insert_with(|| serde_json::json!({}));
+            if let Some(o) = options.as_object_mut() {
+                o.insert("trace".into(), serde_json::json!(true));
+            }
+        }
+        // Replace every scalar, in turn, by values of other types.
+        let mut paths = Vec::new();
+        collect_paths(&doc, &mut Vec::new(), &mut paths);
+        for path in paths.iter().take(150) {
+            for replacement in [
+                serde_json::json!(7),
+                serde_json::json!("x"),
+                serde_json::json!(null),
+                serde_json::json!([1]),
+                serde_json::json!({"a": 1}),
+                serde_json::json!(1.5e300),
+            ] {
+                let mut mutated = doc.clone();
+                if let Some(slot) = pointer_mut(&mut mutated, path) {
+                    *slot = replacement;
+                }
+                let out = xprender::render_json(&mutated.to_string());
+                assert!(out.starts_with('{'), "not a JSON document: {out}");
+            }
+        }
+    }
+}
+
+fn collect_paths(v: &serde_json::Value, cur: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+    out.push(cur.clone());
+    match v {
+        serde_json::Value::Object(m) => {
+            for (k, x) in m {
+                cur.push(k.clone());
+                collect_paths(x, cur, out);
+                cur.pop();
+            }
+        }
+        serde_json::Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                cur.push(i.to_string());
+                collect_paths(x, cur, out);
+                cur.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+fn pointer_mut<'a>(
+    v: &'a mut serde_json::Value,
+    path: &[String],
+) -> Option<&'a mut serde_json::Value> {
+    let mut cur = v;
+    for seg in path {
+        cur = match cur {
+            serde_json::Value::Object(m) => m.get_mut(seg)?,
+            serde_json::Value::Array(a) => a.get_mut(seg.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(cur)
+}
