@@ -58,7 +58,10 @@ pub(crate) enum Format {
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Exit status: 0 no changes, 3 changes found, 1 failure.\n\
-    Compared: the fields the render sets; server-managed metadata and composed resources' status are ignored."
+    Compared: the fields the render sets; server-managed metadata and composed resources' status are ignored.\n\
+    --output json: {changed, resources: [{resource, apiVersion, kind, name, namespace, action, \
+    changes: [{path, live, desired}]}], warnings, inputs: {composite, claim, composition, observed, \
+    connectionSecretKeys, connectionDetailKeys, environmentKeys}}"
 )]
 pub(crate) struct DiffArgs {
     #[command(flatten)]
