@@ -4,7 +4,13 @@ use clap::{Parser, Subcommand};
 
 /// Render Crossplane Compositions offline, sandboxed, exactly as Crossplane would.
 #[derive(Debug, Parser)]
-#[command(name = "xprender", version, about, propagate_version = true)]
+#[command(
+    name = "xprender",
+    version,
+    about,
+    propagate_version = true,
+    after_help = "Start with: xprender render xr.yaml composition.yaml --observed-resources observed.yaml"
+)]
 pub(crate) struct Cli {
     #[command(subcommand)]
     pub(crate) command: Command,
@@ -25,6 +31,6 @@ pub(crate) enum Command {
     Playground(crate::commands::playground::PlaygroundArgs),
     /// Print shell completions.
     Completions(crate::commands::completions::CompletionsArgs),
-    /// Print the engine, host and wasmtime versions.
-    Version,
+    /// Print the engine, host, ABI and wasmtime versions.
+    Version(crate::commands::version::VersionArgs),
 }

@@ -1,8 +1,22 @@
 //! The `xprender` command: renders Crossplane Compositions with the engine in a wasmtime sandbox.
 
+/// Diagnostics for developers on stderr, when `XPRENDER_LOG=debug`.
+macro_rules! debug {
+    ($($arg:tt)*) => {
+        if std::env::var_os("XPRENDER_LOG").is_some_and(|v| v == "debug") {
+            eprintln!("debug: {}", format!($($arg)*));
+        }
+    };
+}
+pub(crate) use debug;
+
 mod cli;
 mod cluster;
 mod commands;
+mod io;
+mod runtime;
+mod select;
+mod trace;
 
 use std::process::ExitCode;
 
@@ -14,7 +28,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e:#}");
-            ExitCode::from(commands::EXIT_RENDER)
+            ExitCode::from(commands::exit_code(&e))
         }
     }
 }

@@ -133,6 +133,7 @@ impl State<'_> {
 /// A render that cannot proceed (Crossplane's fatal cases): an invalid
 /// Composition or Function input, a fatal patch error, and so on.
 pub fn render(request: &Request) -> Result<Output> {
+    crate::transform::regex::reset_cache();
     let plan_sem = |plan_is_pipeline: bool| {
         request.options.semantics.unwrap_or(if plan_is_pipeline {
             Semantics::Function

@@ -12,6 +12,10 @@
 //! so they are rejected with a message saying so) and case folding beyond
 //! ASCII under `(?i)` (regex-lite folds ASCII only).
 
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
 use crate::semantics::Semantics;
 
 /// Go's limit on `{n,m}` counts, and on their nested product.
@@ -21,11 +25,46 @@ const MAX_REPEAT: u64 = 1000;
 /// engine stops earlier, with Go's message for too deep a nesting.
 const MAX_DEPTH: usize = 200;
 
+/// Compiled patterns of the render in progress. Compositions repeat the same
+/// few patterns across resources; compiling each once per render keeps the
+/// cost of a match transform near that of the match itself. The memo is
+/// invisible in the output: `compose::render` clears it on entry, so every
+/// render starts from nothing, and its size is bounded.
+type Compiled = Result<Rc<regex_lite::Regex>, String>;
+
+thread_local! {
+    static CACHE: RefCell<BTreeMap<(String, bool), Compiled>> = const { RefCell::new(BTreeMap::new()) };
+}
+
+/// Patterns memoised per render before the memo starts over.
+const CACHE_LIMIT: usize = 256;
+
+/// Forgets every compiled pattern (called at the start of each render).
+pub(crate) fn reset_cache() {
+    CACHE.with(|c| c.borrow_mut().clear());
+}
+
 /// Compiles `pattern` as Go's `regexp.Compile` would accept it.
 ///
 /// # Errors
 /// Go's error text, `error parsing regexp: <reason>: `<fragment>``.
-pub(crate) fn compile(pattern: &str, sem: Semantics) -> Result<regex_lite::Regex, String> {
+pub(crate) fn compile(pattern: &str, sem: Semantics) -> Compiled {
+    let key = (pattern.to_owned(), sem == Semantics::Function);
+    if let Some(hit) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
+        return hit;
+    }
+    let compiled = compile_uncached(pattern, sem).map(Rc::new);
+    CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() >= CACHE_LIMIT {
+            c.clear();
+        }
+        c.insert(key, compiled.clone());
+    });
+    compiled
+}
+
+fn compile_uncached(pattern: &str, sem: Semantics) -> Result<regex_lite::Regex, String> {
     let translated = translate(pattern, sem)?;
     regex_lite::RegexBuilder::new(&translated)
         .nest_limit(u32::try_from(MAX_DEPTH * 4).unwrap_or(u32::MAX))

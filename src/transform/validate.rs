@@ -186,7 +186,7 @@ fn matches(m: &Map, sem: Semantics) -> Check {
                     )
                     .under(&at));
                 };
-                if super::regex::translate(re, sem).is_err() {
+                if super::regex::compile(re, sem).is_err() {
                     return Err(FieldError::invalid("regexp", re, "invalid regexp").under(&at));
                 }
             }
@@ -229,7 +229,7 @@ fn string(s: &Map, sem: Semantics) -> Check {
                     "regexp transform requires a match",
                 ));
             }
-            if super::regex::translate(re, sem).is_err() {
+            if super::regex::compile(re, sem).is_err() {
                 return Err(FieldError::invalid("regexp.match", re, "invalid regexp"));
             }
             Ok(())

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::{Context as _, anyhow, bail};
+use anyhow::{anyhow, bail};
 use serde_json::{Value, json};
 
 use crate::cluster::apply::{ApplyOptions, FIELD_MANAGER, Outcome};
@@ -324,25 +324,23 @@ async fn prepare(a: &ClusterArgs) -> anyhow::Result<Prepared> {
     Ok(((plans, warnings, inputs_summary(&inputs)), session))
 }
 
-/// A Composition from a YAML (possibly multi-document) or JSON file.
+/// A Composition from a YAML (possibly multi-document, read as kubectl reads it) or JSON file,
+/// or a directory of them.
 fn load_composition(path: &std::path::Path) -> anyhow::Result<Value> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let docs: Vec<Value> = serde_saphyr::from_multiple(&text)
-        .map_err(|e| anyhow!("cannot parse {}: {e}", path.display()))?;
-    let mut comps = docs
-        .into_iter()
-        .filter(|d| d.get("kind").and_then(Value::as_str) == Some("Composition"));
+    let docs = crate::io::read_docs(path)?;
+    let mut comps = docs.into_iter().filter(|d| d.kind() == "Composition");
     let c = comps
         .next()
         .ok_or_else(|| anyhow!("{} holds no Composition", path.display()))?;
-    if comps.next().is_some() {
+    if let Some(other) = comps.next() {
         bail!(
-            "{} holds several Compositions; pass a file with one",
-            path.display()
+            "{} holds several Compositions ({} and {}); pass one",
+            path.display(),
+            c.display_name(),
+            other.display_name()
         );
     }
-    Ok(c)
+    Ok(c.value)
 }
 
 fn parse_duration(s: &str) -> Result<Duration, String> {

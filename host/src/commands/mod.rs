@@ -4,8 +4,10 @@ pub(crate) mod cluster;
 pub(crate) mod completions;
 pub(crate) mod playground;
 pub(crate) mod render;
+pub(crate) mod version;
 pub(crate) mod xpkg;
 
+use std::fmt;
 use std::process::ExitCode;
 
 use crate::cli::{Cli, Command};
@@ -15,8 +17,19 @@ pub(crate) const EXIT_OK: u8 = 0;
 /// The render failed.
 pub(crate) const EXIT_RENDER: u8 = 1;
 /// Usage or input error.
-#[allow(dead_code)] // wired up by the render command
 pub(crate) const EXIT_USAGE: u8 = 2;
+
+/// A render that ran and failed (an engine error, a Fatal result, a sandbox limit): exit 1.
+#[derive(Debug)]
+pub(crate) struct RenderFailed(pub(crate) String);
+
+impl fmt::Display for RenderFailed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for RenderFailed {}
 
 pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
@@ -26,9 +39,16 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Apply(args) => cluster::apply(&args),
         Command::Playground(args) => playground::run(&args),
         Command::Completions(args) => completions::run(&args),
-        Command::Version => {
-            println!("xprender {}", env!("CARGO_PKG_VERSION"));
-            Ok(ExitCode::from(EXIT_OK))
-        }
+        Command::Version(args) => version::run(&args),
+    }
+}
+
+/// The exit code for an error that reached `main`: input problems are usage errors (2),
+/// everything else means the render could not be done (1).
+pub(crate) fn exit_code(e: &anyhow::Error) -> u8 {
+    if e.downcast_ref::<crate::io::InputError>().is_some() {
+        EXIT_USAGE
+    } else {
+        EXIT_RENDER
     }
 }

@@ -1,16 +1,176 @@
 //! `xprender playground`: serves the built playground (www/dist) on 127.0.0.1.
+//!
+//! A deliberately tiny static file server (GET and HEAD only, one thread per connection,
+//! `Connection: close`): the playground is a static site and talks to no server.
 
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
-use anyhow::bail;
+use crate::io::input_error;
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct PlaygroundArgs {
     /// The port to listen on (0 picks a free one).
     #[arg(long, default_value_t = 0)]
     pub(crate) port: u16,
+    /// The built playground to serve.
+    #[arg(long, value_name = "DIR", default_value = "www/dist")]
+    pub(crate) dir: PathBuf,
 }
 
-pub(crate) fn run(_args: &PlaygroundArgs) -> anyhow::Result<ExitCode> {
-    bail!("playground is not available yet")
+pub(crate) fn run(args: &PlaygroundArgs) -> anyhow::Result<ExitCode> {
+    let root = args.dir.canonicalize().map_err(|_| {
+        input_error!(
+            "{} does not exist: build the playground first (see www/README.md) or pass --dir",
+            args.dir.display()
+        )
+    })?;
+    if !root.join("index.html").is_file() {
+        return Err(input_error!(
+            "{} has no index.html: is it the built playground?",
+            root.display()
+        )
+        .into());
+    }
+    let listener = TcpListener::bind(("127.0.0.1", args.port))
+        .map_err(|e| input_error!("cannot listen on 127.0.0.1:{}: {e}", args.port))?;
+    let addr = listener.local_addr()?;
+    println!("xprender playground: http://{addr}/");
+    eprintln!("serving {} (Ctrl-C to stop)", root.display());
+    std::io::stdout().flush()?;
+    for stream in listener.incoming() {
+        let Ok(stream) = stream else { continue };
+        let root = root.clone();
+        std::thread::spawn(move || {
+            let _ = serve(stream, &root);
+        });
+    }
+    Ok(ExitCode::from(super::EXIT_OK))
+}
+
+fn serve(mut stream: TcpStream, root: &Path) -> std::io::Result<()> {
+    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    let mut reader = BufReader::new(stream.try_clone()?.take(16 * 1024));
+    let mut request_line = String::new();
+    reader.read_line(&mut request_line)?;
+    // Drain the headers; nothing in them changes the answer.
+    let mut line = String::new();
+    while reader.read_line(&mut line)? > 2 {
+        line.clear();
+    }
+    let mut parts = request_line.split_whitespace();
+    let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+    if method != "GET" && method != "HEAD" {
+        return respond(
+            &mut stream,
+            "405 Method Not Allowed",
+            "text/plain; charset=utf-8",
+            b"method not allowed\n",
+            true,
+        );
+    }
+    let head_only = method == "HEAD";
+    match resolve(root, target) {
+        Some(file) => match std::fs::read(&file) {
+            Ok(body) => respond(
+                &mut stream,
+                "200 OK",
+                content_type(&file),
+                &body,
+                !head_only,
+            ),
+            Err(_) => not_found(&mut stream, head_only),
+        },
+        None => not_found(&mut stream, head_only),
+    }
+}
+
+fn not_found(stream: &mut TcpStream, head_only: bool) -> std::io::Result<()> {
+    respond(
+        stream,
+        "404 Not Found",
+        "text/plain; charset=utf-8",
+        b"not found\n",
+        !head_only,
+    )
+}
+
+fn respond(
+    stream: &mut TcpStream,
+    status: &str,
+    content_type: &str,
+    body: &[u8],
+    with_body: bool,
+) -> std::io::Result<()> {
+    write!(
+        stream,
+        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\
+         Cache-Control: no-cache\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n",
+        body.len()
+    )?;
+    if with_body {
+        stream.write_all(body)?;
+    }
+    stream.flush()
+}
+
+/// Maps a request target to a file under `root`, or `None` for anything outside it.
+fn resolve(root: &Path, target: &str) -> Option<PathBuf> {
+    let path = target.split(['?', '#']).next()?;
+    if !path.starts_with('/') {
+        return None;
+    }
+    let decoded = percent_decode(path)?;
+    let mut file = root.to_path_buf();
+    for component in Path::new(&decoded).components() {
+        match component {
+            Component::RootDir | Component::CurDir => {}
+            Component::Normal(c) => file.push(c),
+            Component::ParentDir | Component::Prefix(_) => return None,
+        }
+    }
+    if file.is_dir() {
+        file.push("index.html");
+    }
+    // Symlinks must not lead out of the served directory either.
+    let real = file.canonicalize().ok()?;
+    (real.starts_with(root) && real.is_file()).then_some(real)
+}
+
+fn percent_decode(s: &str) -> Option<String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    let s = String::from_utf8(out).ok()?;
+    (!s.contains(['\0', '\\'])).then_some(s)
+}
+
+fn content_type(file: &Path) -> &'static str {
+    match file.extension().and_then(|e| e.to_str()).unwrap_or("") {
+        "html" | "htm" => "text/html; charset=utf-8",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "wasm" => "application/wasm",
+        "json" | "map" => "application/json",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "ico" => "image/x-icon",
+        "woff2" => "font/woff2",
+        "txt" | "md" => "text/plain; charset=utf-8",
+        "yaml" | "yml" => "application/yaml",
+        _ => "application/octet-stream",
+    }
 }

@@ -1,0 +1,151 @@
+//! Builds the engine's core wasm module from this very commit and optimizes it for embedding.
+//!
+//! The module is built by a nested `cargo build --profile wasm --target wasm32-unknown-unknown
+//! -p xprender` in a target directory of its own (the outer cargo holds the lock on its own),
+//! then shrunk with binaryen's `wasm-opt -Oz` from the repository's `node_modules` when present.
+//! `src/runtime` embeds the result with `include_bytes!`.
+
+use std::env;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn main() {
+    let manifest_dir = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it"));
+    let root = manifest_dir
+        .parent()
+        .expect("host/ lives in the workspace")
+        .to_path_buf();
+    let out_dir = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets it"));
+
+    for path in ["src", "Cargo.toml", "Cargo.lock", "rust-toolchain.toml"] {
+        println!("cargo:rerun-if-changed={}", root.join(path).display());
+    }
+    println!("cargo:rerun-if-env-changed=XPRENDER_WASM_OPT");
+
+    let raw = build_core_module(&root, &core_target_dir(&out_dir));
+    let shipped = out_dir.join("xprender.wasm");
+    let optimized = match wasm_opt(&root) {
+        Some(wasm_opt) => {
+            println!("cargo:rerun-if-changed={}", wasm_opt.display());
+            run(Command::new(&wasm_opt)
+                .args(["-Oz", "--strip-debug", "--strip-producers"])
+                .arg(&raw)
+                .arg("-o")
+                .arg(&shipped));
+            true
+        }
+        None => {
+            // A fresh clone before `npm ci`: ship the module as rustc built it. Re-run once
+            // node_modules appears, so the optimized module replaces it without a manual step.
+            println!(
+                "cargo:rerun-if-changed={}",
+                root.join("node_modules").display()
+            );
+            println!(
+                "cargo:warning=wasm-opt not found (run `npm ci` at the repository root): \
+                 embedding the unoptimized core module"
+            );
+            std::fs::copy(&raw, &shipped).expect("copy the core module");
+            false
+        }
+    };
+    println!(
+        "cargo:rustc-env=XPRENDER_WASMTIME_VERSION={}",
+        locked_version(&root, "wasmtime")
+    );
+    println!("cargo:rustc-env=XPRENDER_CORE_WASM={}", shipped.display());
+    println!("cargo:rustc-env=XPRENDER_CORE_OPTIMIZED={optimized}");
+}
+
+/// A target directory beside the outer one (`<target>/xprender-core`), so the nested cargo
+/// neither waits on the outer build's lock nor rebuilds from scratch per profile.
+fn core_target_dir(out_dir: &Path) -> PathBuf {
+    // OUT_DIR is <target>[/<triple>]/<profile>/build/<pkg>-<hash>/out.
+    out_dir
+        .ancestors()
+        .nth(4)
+        .map_or_else(|| out_dir.join("core-target"), |t| t.join("xprender-core"))
+}
+
+fn build_core_module(root: &Path, target_dir: &Path) -> PathBuf {
+    let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut cmd = Command::new(cargo);
+    cmd.current_dir(root)
+        .args([
+            "build",
+            "--profile",
+            "wasm",
+            "--target",
+            "wasm32-unknown-unknown",
+        ])
+        .args(["-p", "xprender", "--target-dir"])
+        .arg(target_dir);
+    // The outer build's settings (target, profile, flags, features, jobserver) must not leak
+    // into the nested one: it always builds the same shipped artifact.
+    for (key, _) in env::vars_os() {
+        let Some(key) = key.to_str() else { continue };
+        let inherited_cargo = key.starts_with("CARGO_") && key != "CARGO_HOME";
+        let rust_flags = matches!(
+            key,
+            "RUSTFLAGS"
+                | "RUSTDOCFLAGS"
+                | "RUSTC_WRAPPER"
+                | "RUSTC_WORKSPACE_WRAPPER"
+                | "TARGET"
+                | "HOST"
+                | "OUT_DIR"
+                | "PROFILE"
+                | "OPT_LEVEL"
+                | "DEBUG"
+                | "NUM_JOBS"
+                | "RUSTC_LINKER"
+                | "MAKEFLAGS"
+                | "MFLAGS"
+        );
+        if inherited_cargo || rust_flags {
+            cmd.env_remove(key);
+        }
+    }
+    let status = cmd
+        .stdout(std::io::stderr())
+        .status()
+        .unwrap_or_else(|e| panic!("cannot run cargo for the core module: {e}"));
+    assert!(
+        status.success(),
+        "building the engine's core module failed ({status}); is the wasm32 target installed? \
+         (rustup target add wasm32-unknown-unknown)"
+    );
+    target_dir.join("wasm32-unknown-unknown/wasm/xprender.wasm")
+}
+
+/// The version of `package` in Cargo.lock (for `xprender version` and the module cache key).
+fn locked_version(root: &Path, package: &str) -> String {
+    let lock = std::fs::read_to_string(root.join("Cargo.lock")).unwrap_or_default();
+    let mut lines = lock.lines();
+    while let Some(line) = lines.next() {
+        if line == format!("name = \"{package}\"")
+            && let Some(v) = lines.next().and_then(|l| l.strip_prefix("version = "))
+        {
+            return v.trim_matches('"').to_owned();
+        }
+    }
+    "unknown".to_owned()
+}
+
+/// binaryen's wasm-opt: `$XPRENDER_WASM_OPT`, else the repository's npm install.
+fn wasm_opt(root: &Path) -> Option<PathBuf> {
+    if let Some(p) = env::var_os("XPRENDER_WASM_OPT") {
+        return Some(PathBuf::from(p));
+    }
+    let p = root.join("node_modules/.bin/wasm-opt");
+    p.is_file().then_some(p)
+}
+
+fn run(cmd: &mut Command) {
+    // Anything the tools print must not be read as `cargo:` instructions.
+    let status = cmd
+        .stdout(std::io::stderr())
+        .status()
+        .unwrap_or_else(|e| panic!("cannot run {:?}: {e}", cmd.get_program()));
+    assert!(status.success(), "{cmd:?} failed: {status}");
+}

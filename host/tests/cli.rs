@@ -1,0 +1,885 @@
+//! The `xprender` command end to end: flags, exit codes, input errors, output formats.
+
+mod common;
+
+use common::{built_request, canned_engine, example, run, temp_dir, write, xprender};
+use serde_json::{Value, json};
+
+const XR: &str = "\
+apiVersion: example.org/v1
+kind: XThing
+metadata:
+  name: thing
+spec:
+  size: 3
+";
+
+fn composition(name: &str, labels: &str, kind: &str) -> String {
+    format!(
+        "apiVersion: apiextensions.crossplane.io/v1
+kind: Composition
+metadata:
+  name: {name}
+  labels: {labels}
+spec:
+  compositeTypeRef:
+    apiVersion: example.org/v1
+    kind: {kind}
+  resources:
+    - name: a
+      base:
+        apiVersion: v1
+        kind: ConfigMap
+"
+    )
+}
+
+#[test]
+fn help_and_version() {
+    let (code, out, _) = run(xprender().args(["render", "--help"]));
+    assert_eq!(code, 0);
+    for needle in [
+        "--observed-resources",
+        "--request",
+        "--max-memory",
+        "--timeout",
+        "--engine",
+        "Examples:",
+        "Exit codes",
+    ] {
+        assert!(out.contains(needle), "render --help lacks {needle}: {out}");
+    }
+    let (code, out, _) = run(xprender().arg("version"));
+    assert_eq!(code, 0);
+    assert!(
+        out.contains(&format!("xprender {}", env!("CARGO_PKG_VERSION"))),
+        "{out}"
+    );
+    assert!(out.contains("abi:      1"), "{out}");
+    assert!(out.contains("wasmtime: 48."), "{out}");
+}
+
+#[test]
+fn completions_for_each_shell() {
+    for (shell, needle) in [
+        ("bash", "_xprender()"),
+        ("zsh", "#compdef xprender"),
+        ("fish", "complete -c xprender"),
+    ] {
+        let (code, out, err) = run(xprender().args(["completions", shell]));
+        assert_eq!(code, 0, "{shell}: {err}");
+        assert!(out.contains(needle), "{shell} completion lacks {needle}");
+        assert!(
+            out.contains("observed-resources"),
+            "{shell} completion lacks render flags"
+        );
+    }
+    let (code, _, err) = run(xprender().args(["completions", "tcsh"]));
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        vec!["render"],
+        vec!["render", "xr.yaml"],
+        vec!["render", "a", "b", "--output", "toml"],
+        vec!["render", "a", "b", "--semantics", "classic"],
+        vec!["render", "a", "b", "--max-memory", "lots"],
+        vec!["render", "a", "b", "--max-memory", "1KiB"],
+        vec!["render", "a", "b", "--timeout", "soon"],
+        vec!["render", "a", "b", "--timeout", "0s"],
+        vec!["render", "a", "b", "--request", "r.json"],
+        vec!["render", "--request", "r.json", "--semantics", "native"],
+    ] {
+        let (code, _, err) = run(xprender().args(&args));
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains("error"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn missing_files_exit_2() {
+    let dir = temp_dir("missing-files");
+    let xr = write(&dir, "xr.yaml", XR);
+    let comp = write(&dir, "comp.yaml", &composition("c", "{}", "XThing"));
+    let cases: Vec<(Vec<std::ffi::OsString>, &str)> = vec![
+        (
+            vec!["nope.yaml".into(), comp.clone().into()],
+            "nope.yaml: no such file",
+        ),
+        (
+            vec![xr.clone().into(), "nope-comp.yaml".into()],
+            "nope-comp.yaml: no such file",
+        ),
+        (
+            vec![
+                xr.clone().into(),
+                comp.clone().into(),
+                "--observed-resources".into(),
+                "nope-dir".into(),
+            ],
+            "nope-dir: no such file",
+        ),
+        (
+            vec![
+                xr.clone().into(),
+                comp.clone().into(),
+                "--environment".into(),
+                "env.yaml".into(),
+            ],
+            "env.yaml",
+        ),
+        (
+            vec![
+                xr.clone().into(),
+                comp.clone().into(),
+                "--xrd".into(),
+                "xrd.yaml".into(),
+            ],
+            "xrd.yaml",
+        ),
+        (
+            vec![
+                xr.clone().into(),
+                comp.clone().into(),
+                "--engine".into(),
+                "engine.wasm".into(),
+            ],
+            "engine.wasm",
+        ),
+        (
+            vec!["--request".into(), "no-request.json".into()],
+            "no-request.json",
+        ),
+    ];
+    for (args, needle) in cases {
+        let (code, out, err) = run(xprender().arg("render").args(&args));
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty());
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn invalid_yaml_and_json_name_file_line_column() {
+    let dir = temp_dir("invalid-yaml");
+    let comp = write(&dir, "comp.yaml", &composition("c", "{}", "XThing"));
+    let bad_yaml = write(
+        &dir,
+        "bad.yaml",
+        "apiVersion: v1\nkind: X\nmetadata:\n  name: [unclosed\n",
+    );
+    let (code, _, err) = run(xprender().arg("render").arg(&bad_yaml).arg(&comp));
+    assert_eq!(code, 2, "{err}");
+    let prefix = format!("{}:", bad_yaml.display());
+    assert!(err.contains(&prefix), "{err}");
+    let position = err.split(&prefix).nth(1).unwrap();
+    let mut parts = position.splitn(3, ':');
+    let (line, col) = (parts.next().unwrap(), parts.next().unwrap());
+    assert!(
+        line.parse::<u32>().is_ok() && col.parse::<u32>().is_ok(),
+        "no line:column in {err}"
+    );
+
+    let bad_json = write(&dir, "bad.json", "{\n  \"kind\": \"X\",\n  oops\n}\n");
+    let (code, _, err) = run(xprender().arg("render").arg(&bad_json).arg(&comp));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(&format!("{}:3:3:", bad_json.display())),
+        "{err}"
+    );
+
+    let tab = write(&dir, "tab.yaml", "a:\n\t- b\n");
+    let (code, _, err) = run(xprender().arg("render").arg(&tab).arg(&comp));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("tab.yaml:2:"), "{err}");
+
+    let inf = write(
+        &dir,
+        "inf.yaml",
+        "apiVersion: v1\nkind: X\nspec:\n  n: .inf\n",
+    );
+    let (code, _, err) = run(xprender().arg("render").arg(&inf).arg(&comp));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("inf.yaml:4:6: non-finite float `.inf`"),
+        "{err}"
+    );
+
+    let two = write(&dir, "two.yaml", &format!("{XR}---\n{XR}"));
+    let (code, _, err) = run(xprender().arg("render").arg(&two).arg(&comp));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("expected one composite resource, found 2 documents"),
+        "{err}"
+    );
+
+    let empty = write(&dir, "empty.yaml", "# nothing\n");
+    let (code, _, err) = run(xprender().arg("render").arg(&empty).arg(&comp));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("empty"), "{err}");
+}
+
+#[test]
+fn composition_selection() {
+    let dir = temp_dir("selection");
+    let xr = write(&dir, "xr.yaml", XR);
+    let chosen =
+        |xr: &std::path::Path, comps: &std::path::Path, extra: &[&str]| -> Result<String, String> {
+            let echo = common::echo_engine(&dir);
+            let (code, out, err) = run(xprender()
+                .arg("render")
+                .arg(xr)
+                .arg(comps)
+                .args(extra)
+                .args(["--output", "json", "--engine"])
+                .arg(&echo));
+            if code == 0 {
+                let req: Value = serde_json::from_str(out.trim_end()).unwrap();
+                Ok(req["composition"]["metadata"]["name"]
+                    .as_str()
+                    .unwrap()
+                    .to_owned())
+            } else {
+                assert_eq!(code, 2, "{err}");
+                Err(err)
+            }
+        };
+
+    // The only Composition for the XR's type, among others and non-Composition documents.
+    let comps = write(
+        &dir,
+        "comps.yaml",
+        &format!(
+            "{}---\n{}---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: noise\n",
+            composition("for-other", "{}", "XOther"),
+            composition("for-thing", "{}", "XThing")
+        ),
+    );
+    assert_eq!(chosen(&xr, &comps, &[]).unwrap(), "for-thing");
+
+    // Two for the type: ambiguous, candidates listed.
+    let two = write(
+        &dir,
+        "two.yaml",
+        &format!(
+            "{}---\n{}",
+            composition("aws", "{provider: aws}", "XThing"),
+            composition("gcp", "{provider: gcp}", "XThing")
+        ),
+    );
+    let err = chosen(&xr, &two, &[]).unwrap_err();
+    assert!(
+        err.contains("2 Compositions are for XThing.example.org/v1")
+            && err.contains("\"aws\"")
+            && err.contains("\"gcp\""),
+        "{err}"
+    );
+
+    // compositionRef, compositionSelector, v2 spec.crossplane.compositionRef.
+    let by_ref = write(
+        &dir,
+        "by-ref.yaml",
+        &format!("{XR}  compositionRef:\n    name: gcp\n"),
+    );
+    assert_eq!(chosen(&by_ref, &two, &[]).unwrap(), "gcp");
+    let by_v2_ref = write(
+        &dir,
+        "by-v2-ref.yaml",
+        &format!("{XR}  crossplane:\n    compositionRef:\n      name: aws\n"),
+    );
+    assert_eq!(chosen(&by_v2_ref, &two, &[]).unwrap(), "aws");
+    let by_sel = write(
+        &dir,
+        "by-sel.yaml",
+        &format!("{XR}  compositionSelector:\n    matchLabels:\n      provider: aws\n"),
+    );
+    assert_eq!(chosen(&by_sel, &two, &[]).unwrap(), "aws");
+    let missing_ref = write(
+        &dir,
+        "missing-ref.yaml",
+        &format!("{XR}  compositionRef:\n    name: azure\n"),
+    );
+    let err = chosen(&missing_ref, &two, &[]).unwrap_err();
+    assert!(
+        err.contains("\"azure\", which is not among the documents given")
+            && err.contains("\"aws\""),
+        "{err}"
+    );
+    let sel_none = write(
+        &dir,
+        "sel-none.yaml",
+        &format!("{XR}  compositionSelector:\n    matchLabels:\n      provider: azure\n"),
+    );
+    assert!(
+        chosen(&sel_none, &two, &[])
+            .unwrap_err()
+            .contains("matches the XR's compositionSelector")
+    );
+    let sel_many = write(
+        &dir,
+        "sel-many.yaml",
+        &format!("{XR}  compositionSelector:\n    matchLabels: {{}}\n"),
+    );
+    assert!(
+        chosen(&sel_many, &two, &[])
+            .unwrap_err()
+            .contains("2 Compositions match the XR's compositionSelector")
+    );
+
+    // The XRD's default, and its enforced ref which wins over the XR's own ref.
+    let xrd = |field: &str, name: &str| {
+        format!(
+            "apiVersion: apiextensions.crossplane.io/v1\nkind: CompositeResourceDefinition\nmetadata:\n  name: xthings.example.org\n\
+             spec:\n  group: example.org\n  names:\n    kind: XThing\n    plural: xthings\n  {field}:\n    name: {name}\n"
+        )
+    };
+    let default = write(
+        &dir,
+        "xrd-default.yaml",
+        &xrd("defaultCompositionRef", "gcp"),
+    );
+    assert_eq!(
+        chosen(&xr, &two, &["--xrd", default.to_str().unwrap()]).unwrap(),
+        "gcp"
+    );
+    let enforced = write(
+        &dir,
+        "xrd-enforced.yaml",
+        &xrd("enforcedCompositionRef", "gcp"),
+    );
+    assert_eq!(
+        chosen(&by_v2_ref, &two, &["--xrd", enforced.to_str().unwrap()]).unwrap(),
+        "gcp"
+    );
+    // An XRD among the Composition documents is found without --xrd.
+    let with_xrd = write(
+        &dir,
+        "with-xrd.yaml",
+        &format!(
+            "{}---\n{}",
+            xrd("defaultCompositionRef", "aws"),
+            std::fs::read_to_string(&two).unwrap()
+        ),
+    );
+    assert_eq!(chosen(&xr, &with_xrd, &[]).unwrap(), "aws");
+
+    // A directory of files.
+    let comp_dir = dir.join("comp-dir");
+    std::fs::create_dir_all(&comp_dir).unwrap();
+    write(&comp_dir, "a.yaml", &composition("in-dir", "{}", "XThing"));
+    write(&comp_dir, "notes.txt", "not read");
+    assert_eq!(chosen(&xr, &comp_dir, &[]).unwrap(), "in-dir");
+
+    // A referenced Composition for another type; none for the type; no Composition at all.
+    let other = write(
+        &dir,
+        "other.yaml",
+        &composition("for-other", "{}", "XOther"),
+    );
+    let ref_other = write(
+        &dir,
+        "ref-other.yaml",
+        &format!("{XR}  compositionRef:\n    name: for-other\n"),
+    );
+    assert!(
+        chosen(&ref_other, &other, &[])
+            .unwrap_err()
+            .contains("is for XOther.example.org/v1, not for the XR's XThing.example.org/v1")
+    );
+    assert!(
+        chosen(&xr, &other, &[])
+            .unwrap_err()
+            .contains("no Composition has compositeTypeRef XThing.example.org/v1")
+    );
+    let none = write(&dir, "none.yaml", "apiVersion: v1\nkind: ConfigMap\n");
+    assert!(
+        chosen(&xr, &none, &[])
+            .unwrap_err()
+            .contains("no Composition (kind: Composition)")
+    );
+}
+
+#[test]
+fn request_assembly_from_the_example() {
+    let dir = temp_dir("assembly");
+    let req = built_request(
+        &dir,
+        &[
+            example("xr.yaml").to_str().unwrap(),
+            example("composition.yaml").to_str().unwrap(),
+            "--observed-resources",
+            example("observed.yaml").to_str().unwrap(),
+            "--environment",
+            example("environment.yaml").to_str().unwrap(),
+            "--xrd",
+            example("xrd.yaml").to_str().unwrap(),
+            "--semantics",
+            "function",
+            "--trace",
+        ],
+    );
+    assert_eq!(req["xr"]["metadata"]["name"], "orders-db");
+    // `deletionProtection: yes` is a YAML 1.1 boolean, as kubectl reads it.
+    assert_eq!(req["xr"]["spec"]["parameters"]["deletionProtection"], true);
+    assert_eq!(req["composition"]["metadata"]["name"], "postgresql-aws");
+    let resources = req["observed"]["resources"].as_object().unwrap();
+    let mut names: Vec<&str> = resources.keys().map(String::as_str).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["backup-bucket", "instance", "security-group"]);
+    // The connection Secret is matched by the instance's writeConnectionSecretToRef.
+    assert_eq!(
+        resources["instance"]["connectionDetails"],
+        json!({"username": "YXBw", "attribute.password": "czNjcjN0LVBhNTU="})
+    );
+    assert!(
+        resources["security-group"]
+            .get("connectionDetails")
+            .is_none()
+    );
+    assert_eq!(
+        req["observed"]["environment"],
+        json!({"apiVersion": "internal.crossplane.io/v1alpha1", "kind": "Environment",
+               "environment": "production", "costCenter": "cc-4711", "backup": {"retentionDays": 14}})
+    );
+    assert_eq!(
+        req["options"],
+        json!({"semantics": "function", "trace": true,
+               "connectionSecretKeys": ["username", "password", "endpoint", "port"]})
+    );
+
+    // Without optional inputs, the request carries no observed state and no options.
+    let req = built_request(
+        &dir,
+        &[
+            example("xr.yaml").to_str().unwrap(),
+            example("composition.yaml").to_str().unwrap(),
+        ],
+    );
+    assert!(
+        req.get("observed").is_none() && req.get("options").is_none(),
+        "{req}"
+    );
+    let req = built_request(
+        &dir,
+        &[
+            example("xr.yaml").to_str().unwrap(),
+            example("composition.yaml").to_str().unwrap(),
+            "--semantics",
+            "native",
+        ],
+    );
+    assert_eq!(req["options"], json!({"semantics": "native"}));
+}
+
+#[test]
+fn observed_resources_errors_and_secrets() {
+    let dir = temp_dir("observed");
+    let xr = write(&dir, "xr.yaml", XR);
+    let comp = write(&dir, "comp.yaml", &composition("c", "{}", "XThing"));
+    let render = |observed: &str| {
+        let p = write(&dir, "observed.yaml", observed);
+        let echo = common::echo_engine(&dir);
+        run(xprender()
+            .arg("render")
+            .arg(&xr)
+            .arg(&comp)
+            .arg("--observed-resources")
+            .arg(&p)
+            .args(["--output", "json", "--engine"])
+            .arg(&echo))
+    };
+    let (code, _, err) = render("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n");
+    assert_eq!(code, 2);
+    assert!(err.contains("observed resource ConfigMap/cm has no crossplane.io/composition-resource-name annotation"), "{err}");
+
+    let annotated = |name: &str| {
+        format!(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n  annotations:\n    crossplane.io/composition-resource-name: a\n\
+             spec:\n  writeConnectionSecretToRef:\n    name: conn\n    namespace: ns\n"
+        )
+    };
+    let (code, _, err) = render(&format!("{}---\n{}", annotated("one"), annotated("two")));
+    assert_eq!(code, 2);
+    assert!(err.contains("(document 2): two observed resources are annotated crossplane.io/composition-resource-name: a"), "{err}");
+
+    // stringData is encoded; a Secret nobody references is ignored with a warning.
+    let secret = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: conn\n  namespace: ns\ndata:\n  a: YQ==\nstringData:\n  b: bee\n";
+    let stray = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: stray\n";
+    let (code, out, err) = render(&format!("{}---\n{secret}---\n{stray}", annotated("one")));
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("ignoring Secret/stray"), "{err}");
+    let req: Value = serde_json::from_str(out.trim_end()).unwrap();
+    assert_eq!(
+        req["observed"]["resources"]["a"]["connectionDetails"],
+        json!({"a": "YQ==", "b": "YmVl"})
+    );
+
+    let bad = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: conn\n  namespace: ns\ndata:\n  a: '*not base64*'\n";
+    let (code, _, err) = render(&format!("{}---\n{bad}", annotated("one")));
+    assert_eq!(code, 2);
+    assert!(err.contains("Secret/conn: data.a is not base64"), "{err}");
+
+    // A directory of observed files.
+    let obs_dir = dir.join("observed-dir");
+    std::fs::create_dir_all(&obs_dir).unwrap();
+    write(&obs_dir, "one.yaml", &annotated("one"));
+    let echo = common::echo_engine(&dir);
+    let (code, out, err) = run(xprender()
+        .arg("render")
+        .arg(&xr)
+        .arg(&comp)
+        .arg("--observed-resources")
+        .arg(&obs_dir)
+        .args(["--output", "json", "--engine"])
+        .arg(&echo));
+    assert_eq!(code, 0, "{err}");
+    let req: Value = serde_json::from_str(out.trim_end()).unwrap();
+    assert_eq!(
+        req["observed"]["resources"]["a"]["resource"]["metadata"]["name"],
+        "one"
+    );
+}
+
+#[test]
+fn environment_inputs() {
+    let dir = temp_dir("environment");
+    let xr = write(&dir, "xr.yaml", XR);
+    let comp = write(&dir, "comp.yaml", &composition("c", "{}", "XThing"));
+    let env_of = |text: &str| {
+        let p = write(&dir, "env.yaml", text);
+        let echo = common::echo_engine(&dir);
+        let (code, out, err) = run(xprender()
+            .arg("render")
+            .arg(&xr)
+            .arg(&comp)
+            .arg("--environment")
+            .arg(&p)
+            .args(["--output", "json", "--engine"])
+            .arg(&echo));
+        (code, out, err)
+    };
+    let configs = "kind: EnvironmentConfig\ndata:\n  a: {p: 1, q: 2}\n  b: 1\n---\nkind: EnvironmentConfig\ndata:\n  a: {q: 3}\n  c: [1]\n";
+    let (code, out, err) = env_of(configs);
+    assert_eq!(code, 0, "{err}");
+    let req: Value = serde_json::from_str(out.trim_end()).unwrap();
+    assert_eq!(
+        req["observed"]["environment"],
+        json!({"apiVersion": "internal.crossplane.io/v1alpha1", "kind": "Environment", "a": {"p": 1, "q": 3}, "b": 1, "c": [1]})
+    );
+    let (code, out, _) = env_of("region: eu\n");
+    assert_eq!(code, 0);
+    let req: Value = serde_json::from_str(out.trim_end()).unwrap();
+    assert_eq!(req["observed"]["environment"], json!({"region": "eu"}));
+    let (code, _, err) = env_of("- a\n---\n- b\n");
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("expected EnvironmentConfig documents or one environment object"),
+        "{err}"
+    );
+}
+
+/// An Output document as the engine returns it, to test what the CLI makes of it.
+fn output_doc() -> Value {
+    json!({
+        "composite": {
+            "apiVersion": "example.org/v1", "kind": "XThing",
+            "metadata": {"name": "thing", "labels": {"crossplane.io/composite": "thing"}},
+            "spec": {"size": 3, "resourceRefs": [{"apiVersion": "v1", "kind": "ConfigMap", "name": "b"}]},
+            "status": {"address": "db.example.org"}
+        },
+        "resources": {
+            "b": {"resource": {"apiVersion": "v1", "kind": "ConfigMap",
+                               "metadata": {"annotations": {"crossplane.io/composition-resource-name": "b"}},
+                               "data": {"flag": "yes", "mode": "0777", "n": "1e3", "empty": ""}}, "ready": true},
+            "a": {"resource": {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"}}, "ready": false}
+        },
+        "connectionDetails": {}, "ready": false,
+        "results": [{"severity": "Warning", "message": "cannot render b", "resource": "b"}]
+    })
+}
+
+fn composition_ab() -> String {
+    "apiVersion: apiextensions.crossplane.io/v1\nkind: Composition\nmetadata:\n  name: c\nspec:\n  compositeTypeRef:\n    apiVersion: example.org/v1\n    kind: XThing\n  resources:\n    - name: b\n    - name: a\n".into()
+}
+
+#[test]
+fn yaml_stream_like_crossplane_render() {
+    let dir = temp_dir("yaml-stream");
+    let xr = write(&dir, "xr.yaml", XR);
+    let comp = write(&dir, "comp.yaml", &composition_ab());
+    let engine = canned_engine(&dir, "canned.wasm", &output_doc().to_string());
+    let (code, out, err) = run(xprender()
+        .arg("render")
+        .arg(&xr)
+        .arg(&comp)
+        .arg("--engine")
+        .arg(&engine));
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("warning: b: cannot render b"), "{err}");
+    let expected = "\
+---
+apiVersion: example.org/v1
+kind: XThing
+metadata:
+  name: thing
+spec:
+  resourceRefs:
+  - apiVersion: v1
+    kind: ConfigMap
+    name: b
+status:
+  address: db.example.org
+---
+apiVersion: v1
+data:
+  empty: \"\"
+  flag: \"yes\"
+  mode: \"0777\"
+  \"n\": \"1e3\"
+kind: ConfigMap
+metadata:
+  annotations:
+    crossplane.io/composition-resource-name: b
+---
+apiVersion: v1
+kind: Secret
+metadata:
+  annotations:
+    crossplane.io/composition-resource-name: a
+  name: s
+";
+    assert_eq!(out, expected);
+    // --include-full-xr prints the desired XR as the engine returned it.
+    let (code, out, _) = run(xprender()
+        .arg("render")
+        .arg(&xr)
+        .arg(&comp)
+        .arg("-x")
+        .arg("--engine")
+        .arg(&engine));
+    assert_eq!(code, 0);
+    assert!(out.starts_with("---\napiVersion: example.org/v1\nkind: XThing\nmetadata:\n  labels:\n    crossplane.io/composite: thing\n  name: thing\nspec:\n  resourceRefs:"), "{out}");
+    assert!(out.contains("  size: 3\n"), "{out}");
+
+    // --output json prints the engine's bytes.
+    let (code, out, err) = run(xprender()
+        .arg("render")
+        .arg(&xr)
+        .arg(&comp)
+        .args(["--output", "json"])
+        .arg("--engine")
+        .arg(&engine));
+    assert_eq!(code, 0);
+    assert_eq!(out, format!("{}\n", output_doc()));
+    assert!(err.is_empty(), "json mode keeps stderr quiet: {err}");
+}
+
+#[test]
+fn engine_errors_and_fatal_results_exit_1() {
+    let dir = temp_dir("engine-errors");
+    let xr = write(&dir, "xr.yaml", XR);
+    let comp = write(&dir, "comp.yaml", &composition_ab());
+    let error_doc = json!({"error": {"kind": "Render", "message": "cannot apply the patch at index 2: boom",
+        "context": {"resource": "b", "patchIndex": 2, "patchType": "FromCompositeFieldPath",
+                    "transformIndex": 0, "transformType": "math", "fieldPath": "spec.size"}}});
+    let engine = canned_engine(&dir, "error.wasm", &error_doc.to_string());
+    let (code, out, err) = run(xprender()
+        .arg("render")
+        .arg(&xr)
+        .arg(&comp)
+        .arg("--engine")
+        .arg(&engine));
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    for needle in [
+        "error: render failed: cannot apply the patch at index 2: boom",
+        "resource:   b",
+        "patch:      #2 (FromCompositeFieldPath)",
+        "transform:  #0 (math)",
+        "field path: spec.size",
+        "kind:       Render",
+    ] {
+        assert!(err.contains(needle), "{needle} not in {err}");
+    }
+
+    let mut fatal = output_doc();
+    fatal["results"] = json!([{"severity": "Fatal", "message": "cannot compose", "resource": "a"}]);
+    let engine = canned_engine(&dir, "fatal.wasm", &fatal.to_string());
+    let (code, out, err) = run(xprender()
+        .arg("render")
+        .arg(&xr)
+        .arg(&comp)
+        .arg("--engine")
+        .arg(&engine));
+    assert_eq!(code, 1);
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("error: a: cannot compose"), "{err}");
+
+    let engine = canned_engine(&dir, "garbage.wasm", "not json");
+    let (code, _, err) = run(xprender()
+        .arg("render")
+        .arg(&xr)
+        .arg(&comp)
+        .arg("--engine")
+        .arg(&engine));
+    assert_eq!(code, 1);
+    assert!(err.contains("the engine returned invalid JSON"), "{err}");
+}
+
+#[test]
+fn paused_xr_renders_nothing() {
+    let dir = temp_dir("paused");
+    let xr = write(
+        &dir,
+        "xr.yaml",
+        "apiVersion: example.org/v1\nkind: XThing\nmetadata:\n  name: thing\n  annotations:\n    crossplane.io/paused: \"true\"\n",
+    );
+    let comp = write(&dir, "comp.yaml", &composition_ab());
+    let engine = canned_engine(&dir, "canned.wasm", &output_doc().to_string());
+    let (code, out, err) = run(xprender()
+        .arg("render")
+        .arg(&xr)
+        .arg(&comp)
+        .arg("--engine")
+        .arg(&engine));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("notice: the XR is paused"), "{err}");
+}
+
+#[test]
+fn trace_is_printed_on_stderr() {
+    let dir = temp_dir("trace");
+    let xr = write(&dir, "xr.yaml", XR);
+    let comp = write(&dir, "comp.yaml", &composition_ab());
+    let mut doc = output_doc();
+    doc["trace"] = json!([{"resource": "b", "patch": 0, "type": "FromCompositeFieldPath",
+        "direction": "composite -> composed", "policy": {"fromFieldPath": "Optional", "write": "Replace"},
+        "from": [{"path": "spec.size", "value": 3}],
+        "transforms": [{"index": 0, "type": "math", "input": 3, "output": 6}],
+        "to": [{"path": "data.n", "value": 6}], "outcome": "applied"}]);
+    let engine = canned_engine(&dir, "trace.wasm", &doc.to_string());
+    let (code, out, err) = run(xprender()
+        .arg("render")
+        .arg(&xr)
+        .arg(&comp)
+        .arg("--trace")
+        .arg("--engine")
+        .arg(&engine));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("---\n"));
+    assert!(
+        err.contains("b  patch #0 FromCompositeFieldPath  composite -> composed  [applied]"),
+        "{err}"
+    );
+    assert!(err.contains("    math   3 → 6\n"), "{err}");
+    assert!(err.contains("    to     data.n = 6\n"), "{err}");
+    assert!(!err.contains('\x1b'), "no colors off a terminal: {err}");
+}
+
+#[test]
+fn raw_requests_print_the_yaml_stream_too() {
+    let dir = temp_dir("request-yaml");
+    let mut doc = output_doc();
+    doc["trace"] = json!([{"resource": "a", "patch": 0, "type": "FromCompositeFieldPath", "outcome": "skipped",
+        "from": [{"path": "spec.x", "missing": true, "error": "no such field"}], "to": [],
+        "reason": "the source is missing"}]);
+    let engine = canned_engine(&dir, "canned.wasm", &doc.to_string());
+    let comp: Value = serde_json::from_str(
+        &json!({"spec": {"resources": [{"name": "b"}, {"name": "a"}]}}).to_string(),
+    )
+    .unwrap();
+    let request = write(
+        &dir,
+        "request.json",
+        &json!({"xr": {"spec": {"size": 3}}, "composition": comp}).to_string(),
+    );
+    let (code, out, err) = run(xprender()
+        .args(["render", "--request"])
+        .arg(&request)
+        .arg("--engine")
+        .arg(&engine));
+    assert_eq!(code, 0, "{err}");
+    let kinds: Vec<&str> = out.lines().filter(|l| l.starts_with("kind: ")).collect();
+    assert_eq!(
+        kinds,
+        ["kind: XThing", "kind: ConfigMap", "kind: Secret"],
+        "Composition order: {out}"
+    );
+    // The response's trace is printed whether or not --trace was given: the request decides.
+    assert!(
+        err.contains("(missing: no such field)") && err.contains("why    the source is missing"),
+        "{err}"
+    );
+
+    // From stdin, as JSON.
+    let (code, out, _) = run(xprender()
+        .args(["render", "--request", "-", "--output", "json", "--engine"])
+        .arg(&engine)
+        .stdin(std::fs::File::open(&request).unwrap()));
+    assert_eq!(code, 0);
+    assert_eq!(out, format!("{doc}\n"));
+}
+
+#[test]
+fn the_example_renders_with_the_bundled_engine() {
+    let (code, out, err) = run(xprender()
+        .arg("render")
+        .arg(example("xr.yaml"))
+        .arg(example("composition.yaml"))
+        .arg("--observed-resources")
+        .arg(example("observed.yaml")));
+    assert_eq!(code, 0, "{err}");
+    let names: Vec<&str> = out
+        .lines()
+        .filter_map(|l| {
+            l.trim()
+                .strip_prefix("crossplane.io/composition-resource-name: ")
+        })
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "security-group",
+            "subnet-group",
+            "parameter-group",
+            "instance",
+            "backup-bucket",
+            "app-config"
+        ],
+        "every composed resource, in Composition order: {out}"
+    );
+    assert!(
+        out.starts_with(
+            "---\napiVersion: platform.example.org/v1alpha1\nkind: XPostgreSQLInstance\n"
+        ),
+        "{out}"
+    );
+    // ToCompositeFieldPath and CombineToComposite read the observed instance.
+    assert!(
+        out.contains("  endpoint: orders-db-k7m2p.c9akciq32.eu-west-1.rds.amazonaws.com:5432\n"),
+        "{out}"
+    );
+
+    // Paused: a notice, nothing on stdout.
+    let dir = temp_dir("example-paused");
+    let xr = std::fs::read_to_string(example("xr.yaml"))
+        .unwrap()
+        .replace(
+            "  labels:\n",
+            "  annotations:\n    crossplane.io/paused: \"true\"\n  labels:\n",
+        );
+    let xr = write(&dir, "xr.yaml", &xr);
+    let (code, out, err) = run(xprender()
+        .arg("render")
+        .arg(&xr)
+        .arg(example("composition.yaml")));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert_eq!(
+        err,
+        "notice: the XR is paused (annotation crossplane.io/paused: \"true\"): Crossplane does not compose it, so nothing is rendered\n"
+    );
+}

@@ -1,0 +1,86 @@
+//! The shipped core module: no imports, the C ABI exports, and the size budget.
+
+use std::io::Write as _;
+use std::process::{Command, Stdio};
+
+use wasmtime::{Engine, ExternType, Module, ValType};
+
+/// The module `build.rs` embedded into the binary.
+static CORE: &[u8] = include_bytes!(env!("XPRENDER_CORE_WASM"));
+
+/// Budget of the shipped module after `wasm-opt -Oz` (issue: core module size).
+const MAX_BYTES: usize = 250 * 1024;
+const MAX_GZIP_BYTES: usize = 100 * 1024;
+
+#[test]
+fn core_module_imports_nothing_and_exports_the_abi() {
+    let module = Module::new(&Engine::default(), CORE).unwrap();
+    let imports: Vec<String> = module
+        .imports()
+        .map(|i| format!("{}::{}", i.module(), i.name()))
+        .collect();
+    assert!(imports.is_empty(), "the core module imports {imports:?}");
+
+    let sig = |name: &str| match module.get_export(name) {
+        Some(ExternType::Func(f)) => {
+            let show = |t: &ValType| format!("{t}");
+            (
+                f.params().map(|p| show(&p)).collect::<Vec<_>>(),
+                f.results().map(|r| show(&r)).collect::<Vec<_>>(),
+            )
+        }
+        other => panic!("{name}: {other:?}"),
+    };
+    assert_eq!(
+        sig("xprender_alloc"),
+        (vec!["i32".into()], vec!["i32".into()])
+    );
+    assert_eq!(
+        sig("xprender_free"),
+        (vec!["i32".into(), "i32".into()], vec![])
+    );
+    assert_eq!(
+        sig("xprender_render"),
+        (vec!["i32".into(), "i32".into()], vec!["i64".into()])
+    );
+    assert_eq!(sig("xprender_abi_version"), (vec![], vec!["i32".into()]));
+    assert!(matches!(
+        module.get_export("memory"),
+        Some(ExternType::Memory(_))
+    ));
+}
+
+fn gzip_len(bytes: &[u8]) -> usize {
+    let mut child = Command::new("gzip")
+        .arg("-9c")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("gzip is needed for the size budget");
+    child.stdin.take().unwrap().write_all(bytes).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    out.stdout.len()
+}
+
+/// Needs binaryen's wasm-opt at build time (`npm ci`); scripts/suites/40-host.sh runs it.
+#[test]
+#[ignore = "needs the wasm-opt build (npm ci); run by scripts/suites/40-host.sh"]
+fn core_module_fits_the_size_budget() {
+    assert_eq!(
+        env!("XPRENDER_CORE_OPTIMIZED"),
+        "true",
+        "the embedded core module was not optimized: wasm-opt was missing at build time (run `npm ci`)"
+    );
+    let gz = gzip_len(CORE);
+    println!("core module: {} bytes, gzip -9: {gz} bytes", CORE.len());
+    assert!(
+        CORE.len() <= MAX_BYTES,
+        "core module is {} bytes, budget {MAX_BYTES}",
+        CORE.len()
+    );
+    assert!(
+        gz <= MAX_GZIP_BYTES,
+        "gzipped core module is {gz} bytes, budget {MAX_GZIP_BYTES}"
+    );
+}

@@ -1,0 +1,23 @@
+# The xprender CLI beyond `cargo test --workspace`: the embedded core module built with
+# binaryen's wasm-opt (node_modules), its size budget, and the README's main command.
+source "$(dirname "$0")/../lib.sh"
+cd "$ROOT"
+need_wasm_target
+need_apt gzip
+need_node_modules
+[ -x "$ROOT/node_modules/.bin/wasm-opt" ] || die "node_modules/.bin/wasm-opt is missing after npm ci"
+
+step "host tests with the wasm-opt build"
+# build.rs re-runs when node_modules appears, so the embedded module is the optimized one.
+cargo test -p xprender-host --locked --no-fail-fast
+
+step "the README's main command"
+out=$(cargo run -q --release --locked -p xprender-host -- render \
+  examples/platform-db/xr.yaml examples/platform-db/composition.yaml \
+  --observed-resources examples/platform-db/observed.yaml)
+printf '%s\n' "$out" | head -n 5
+grep -q '^kind: XPostgreSQLInstance$' <<<"$out" || die "the example did not render the XR"
+[ "$(grep -c '^---$' <<<"$out")" -ge 6 ] || die "the example rendered fewer than 5 composed resources"
+
+step "core module size budget (250 KiB, gzip 100 KiB)"
+cargo test -p xprender-host --locked --test module -- --ignored --nocapture
