@@ -20,6 +20,15 @@ use serde_json::{Value, json};
 
 const NEEDS: &str = "needs kube-apiserver; scripts/suites/70-cluster.sh runs them";
 
+/// The binary under test; `XPRENDER_BIN` overrides it (a copy, when a shared target directory
+/// may be rebuilt by other checkouts during the run).
+fn xprender_bin() -> PathBuf {
+    std::env::var_os("XPRENDER_BIN").map_or_else(
+        || PathBuf::from(env!("CARGO_BIN_EXE_xprender")),
+        PathBuf::from,
+    )
+}
+
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/cluster")
@@ -213,7 +222,7 @@ impl ApiServer {
     }
 
     fn xprender(&self, args: &[&str]) -> Run {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_xprender"));
+        let mut cmd = Command::new(xprender_bin());
         cmd.args(args).arg("--kubeconfig").arg(&self.kubeconfig);
         run(cmd)
     }
@@ -772,6 +781,97 @@ fn render_diff_apply_against_a_live_api_server() {
     assert!(e.stderr.contains("User \"bob\""), "{}", e.stderr);
 }
 
+/// The repository's platform-db example, live: every resource is new, one apply converges.
+#[test]
+#[ignore = "needs kube-apiserver; scripts/suites/70-cluster.sh runs them"]
+fn the_platform_db_example_converges_on_a_live_api_server() {
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/platform-db");
+    let server = ApiServer::start();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let client = rt.block_on(async {
+        let client = server.client().await;
+        server.wait_ready(&client).await;
+        apply_docs(&client, yaml_docs(&data("crds.yaml")), "test-setup").await;
+        apply_docs(
+            &client,
+            yaml_docs(&data("platform-db-crds.yaml")),
+            "test-setup",
+        )
+        .await;
+        for f in ["xrd.yaml", "composition.yaml", "xr.yaml"] {
+            apply_docs(&client, yaml_docs(&example.join(f)), "test-setup").await;
+        }
+        client
+    });
+    let target = "xpostgresqlinstances/orders-db";
+
+    let d = server.xprender(&["diff", "--cluster", target, "-o", "json"]);
+    assert_eq!(d.code, 3, "{}\n{}", d.stdout, d.stderr);
+    let doc = d.json();
+    assert!(
+        doc["inputs"]["composition"]
+            .as_str()
+            .unwrap()
+            .contains("postgresql-aws"),
+        "{doc}"
+    );
+    let actions = resources_by_action(&doc);
+    let composed: Vec<&String> = actions
+        .iter()
+        .filter(|(r, _)| *r != "composite")
+        .map(|(_, a)| a)
+        .collect();
+    assert!(
+        composed.len() >= 5 && composed.iter().all(|a| *a == "create"),
+        "{actions:?}"
+    );
+
+    let kinds = [
+        ("platform.example.org/v1alpha1", "XPostgreSQLInstance"),
+        ("ec2.aws.upbound.io/v1beta1", "SecurityGroup"),
+        ("rds.aws.upbound.io/v1beta1", "SubnetGroup"),
+        ("rds.aws.upbound.io/v1beta1", "ClusterParameterGroup"),
+        ("rds.aws.upbound.io/v1beta1", "Instance"),
+        ("s3.aws.upbound.io/v1beta1", "Bucket"),
+        ("kubernetes.crossplane.io/v1alpha2", "Object"),
+    ];
+    let before = rt.block_on(versions_of(&client, &kinds));
+    assert_eq!(before.len(), 1, "only the XR exists: {before:?}");
+    let a = server.xprender(&["apply", "--cluster", target]);
+    assert_eq!(a.code, 0, "{}\n{}", a.stdout, a.stderr);
+    assert_eq!(
+        rt.block_on(versions_of(&client, &kinds)),
+        before,
+        "dry-run apply changed the cluster"
+    );
+
+    let a = server.xprender(&["apply", "--cluster", target, "--yes"]);
+    assert_eq!(a.code, 0, "{}\n{}", a.stdout, a.stderr);
+    assert_eq!(
+        rt.block_on(versions_of(&client, &kinds)).len(),
+        composed.len() + 1
+    );
+    let d = server.xprender(&["diff", "--cluster", target]);
+    assert_eq!(d.code, 0, "diff after apply: {}\n{}", d.stdout, d.stderr);
+    let d = server.xprender(&[
+        "diff",
+        "--cluster",
+        "postgresqlinstance/orders-db",
+        "-n",
+        "orders",
+    ]);
+    assert_eq!(d.code, 1, "no claim was created: {}", d.stderr);
+    assert!(
+        d.stderr
+            .contains("PostgreSQLInstance \"orders-db\" not found in namespace \"orders\""),
+        "{}",
+        d.stderr
+    );
+}
+
 fn kubeconfig_for(dir: &Path, server: &str) -> PathBuf {
     let path = dir.join("kubeconfig");
     let mut f = std::fs::File::create(&path).unwrap();
@@ -795,7 +895,7 @@ fn an_unreachable_server_is_named() {
     let dir = scratch("unreachable");
     let port = free_port(); // closed again: nothing listens there
     let kc = kubeconfig_for(&dir, &format!("https://127.0.0.1:{port}"));
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_xprender"));
+    let mut cmd = Command::new(xprender_bin());
     cmd.args(["diff", "--cluster", "xbuckets/x", "--kubeconfig"])
         .arg(&kc);
     let r = run(cmd);
@@ -822,7 +922,7 @@ fn a_silent_server_times_out() {
         drop(conns);
     });
     let kc = kubeconfig_for(&dir, &format!("https://127.0.0.1:{port}"));
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_xprender"));
+    let mut cmd = Command::new(xprender_bin());
     cmd.args([
         "diff",
         "--cluster",
