@@ -9,9 +9,6 @@
 //! The JSON contract ([`render_json`]) is what every host speaks; it is
 //! documented in `docs/render.md`.
 
-// Modules under construction are wired up piece by piece.
-#![allow(dead_code)]
-
 mod compose;
 mod connection;
 mod error;
@@ -84,3 +81,8 @@ pub fn error_document(e: &Error) -> String {
 fn to_i64(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
+
+/// The README's examples run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

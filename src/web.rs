@@ -1,8 +1,143 @@
-//! The wasm-bindgen face for JavaScript.
+//! The wasm-bindgen face for JavaScript: plain objects in, plain objects out, errors thrown.
 //!
-//! Placeholder: the full face replaces this module.
+//! A mechanical shell: decode → [`crate::render`] → encode. Both directions go
+//! through JSON text (`JSON.stringify` / `JSON.parse`), so `render` sees exactly
+//! the request `renderJson` would, with Kubernetes' number typing (an integer
+//! literal is an int64 even past 2^53), and answers the same bytes.
 
+// The exports reach JavaScript through wasm-bindgen, not through Rust paths.
+#![allow(unreachable_pub)]
+
+use js_sys::{JSON, Object, Reflect};
 use wasm_bindgen::prelude::*;
+
+use crate::{Error, ErrorKind, Request};
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &'static str = r#"
+/** Options of a render request (the render contract's `options`). */
+export interface RenderOptions {
+  /** Default: native for `spec.resources`, function for `mode: Pipeline`. */
+  semantics?: "native" | "function";
+  /** Adds the explain trace to the output. */
+  trace?: boolean;
+  /** Keeps only these connection detail keys. */
+  connectionSecretKeys?: string[];
+  /** RFC 3339 time for the XR's Ready condition timestamps. */
+  now?: string;
+}
+
+/** An object as Kubernetes stores it (apiVersion, kind, metadata, ...). */
+export type KubeObject = { [key: string]: unknown };
+
+/** The observed state: the XR as it is, composed resources by template name, the environment. */
+export interface Observed {
+  composite?: KubeObject;
+  resources?: {
+    [name: string]: {
+      resource: KubeObject;
+      /** Values base64-encoded, as in a Secret. */
+      connectionDetails?: { [key: string]: string };
+    };
+  };
+  environment?: KubeObject;
+}
+
+export interface RenderResult {
+  severity: "Normal" | "Warning" | "Fatal";
+  message: string;
+  resource?: string;
+}
+
+/** What a render produced. */
+export interface RenderOutput {
+  /** The desired XR. */
+  composite: KubeObject;
+  /** Desired composed resources by template name, in Composition order. */
+  resources: { [name: string]: { resource: KubeObject; ready: boolean } };
+  /** Values base64-encoded. */
+  connectionDetails: { [key: string]: string };
+  ready: boolean;
+  results: RenderResult[];
+  /** The explain trace, when `options.trace` was set. */
+  trace?: unknown[];
+}
+
+/** Where a render error happened. */
+export interface ErrorContext {
+  resource?: string;
+  patchIndex?: number;
+  patchType?: string;
+  transformIndex?: number;
+  transformType?: string;
+  fieldPath?: string;
+}
+
+export type ErrorKind = "NotFound" | "InvalidRequest" | "InvalidComposition" | "Render" | "Limit";
+
+/** The error `render` throws: `message` is Crossplane's text. */
+export interface RenderError extends Error {
+  name: "XprenderError";
+  kind: ErrorKind;
+  context: ErrorContext;
+}
+
+/**
+ * Renders an XR with a Composition and the observed state.
+ * @throws {RenderError} when the render cannot proceed.
+ */
+export function render(
+  xr: KubeObject,
+  composition: KubeObject,
+  observed?: Observed | null,
+  options?: RenderOptions | null,
+): RenderOutput;
+"#;
+
+/// Renders plain JS objects; returns the Output object or throws an `XprenderError`.
+///
+/// # Errors
+/// The engine's error as a JS `Error` with `kind` and `context` fields.
+#[wasm_bindgen(skip_typescript)]
+pub fn render(
+    xr: JsValue,
+    composition: JsValue,
+    observed: JsValue,
+    options: JsValue,
+) -> Result<JsValue, JsValue> {
+    let request = Object::new();
+    set(&request, "xr", &xr)?;
+    set(&request, "composition", &composition)?;
+    if !observed.is_null_or_undefined() {
+        set(&request, "observed", &observed)?;
+    }
+    if !options.is_null_or_undefined() {
+        set(&request, "options", &options)?;
+    }
+    // JSON.stringify throws on BigInt and cycles: not JSON, so an invalid request.
+    let text = JSON::stringify(&request).map_err(|e| {
+        let cause = e
+            .dyn_ref::<js_sys::Error>()
+            .map_or_else(|| String::from("not JSON"), |e| String::from(e.message()));
+        js_error(&Error::new(
+            ErrorKind::InvalidRequest,
+            format!("cannot encode request: {cause}"),
+        ))
+    })?;
+    let text = String::from(text);
+    match Request::from_json(&text).and_then(|r| crate::render(&r)) {
+        Ok(output) => JSON::parse(&output.to_json()),
+        Err(e) => Err(js_error(&e)),
+    }
+}
+
+/// Renders a request given as the contract's JSON text; returns the response JSON,
+/// byte for byte what native `render_json` returns.
+#[wasm_bindgen(js_name = renderJson)]
+#[must_use]
+pub fn render_json(request: &str) -> String {
+    crate::render_json(request)
+}
 
 /// The engine's version.
 #[wasm_bindgen]
@@ -11,9 +146,23 @@ pub fn version() -> String {
     crate::VERSION.to_owned()
 }
 
-/// Renders a request given as the contract's JSON text; returns the response JSON.
-#[wasm_bindgen(js_name = renderJson)]
-#[must_use]
-pub fn render_json(request: &str) -> String {
-    crate::render_json(request)
+fn set(target: &Object, key: &str, value: &JsValue) -> Result<(), JsValue> {
+    Reflect::set(target, &JsValue::from_str(key), value).map(drop)
+}
+
+/// An `Error` named `XprenderError` carrying the error document's `kind` and `context`.
+fn js_error(e: &Error) -> JsValue {
+    let err = js_sys::Error::new(e.message());
+    err.set_name("XprenderError");
+    // The error document is the one place that names the context fields.
+    if let Ok(doc) = JSON::parse(&crate::error_document(e))
+        && let Ok(fields) = Reflect::get(&doc, &JsValue::from_str("error"))
+    {
+        for key in ["kind", "context"] {
+            if let Ok(v) = Reflect::get(&fields, &JsValue::from_str(key)) {
+                let _ = Reflect::set(&err, &JsValue::from_str(key), &v);
+            }
+        }
+    }
+    err.into()
 }

@@ -17,6 +17,7 @@ mod io;
 mod runtime;
 mod select;
 mod trace;
+mod xpkg;
 
 use std::process::ExitCode;
 

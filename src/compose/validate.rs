@@ -5,6 +5,7 @@
 //! `<path>: Invalid value: "<v>": <detail>`), as both engines produce them.
 
 use std::collections::BTreeSet;
+use std::fmt::Display;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::fmt::quote;
@@ -21,6 +22,24 @@ fn required(path: &str, detail: &str) -> String {
 
 fn invalid(path: &str, value: &str, detail: &str) -> String {
     format!("{path}: Invalid value: {}: {detail}", quote(value))
+}
+
+/// `<prefix>.<key>[<index>]` (`<key>[<index>]` at the root), written only
+/// when an error needs it.
+#[derive(Clone, Copy)]
+struct Item<'a> {
+    prefix: &'a str,
+    key: &'static str,
+    index: usize,
+}
+
+impl Display for Item<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if !self.prefix.is_empty() {
+            write!(f, "{}.", self.prefix)?;
+        }
+        write!(f, "{}[{}]", self.key, self.index)
+    }
 }
 
 fn child(path: &str, key: &str) -> String {
@@ -58,8 +77,13 @@ pub(crate) fn native(input: &PtInput) -> Result<()> {
     }
     // validatePatchSets
     for (i, s) in input.patch_sets.iter().enumerate() {
+        let sp = format!("{}[{i}]", child(base, "patchSets"));
         for (j, p) in s.patches.iter().enumerate() {
-            let pp = format!("{}[{i}].patches[{j}]", child(base, "patchSets"));
+            let pp = Item {
+                prefix: &sp,
+                key: "patches",
+                index: j,
+            };
             if p.kind == PatchType::PatchSet {
                 errs.push(invalid(
                     &format!("{pp}.type"),
@@ -123,7 +147,12 @@ pub(crate) fn native(input: &PtInput) -> Result<()> {
     for (i, r) in input.resources.iter().enumerate() {
         let rp = format!("{}[{i}]", child(base, "resources"));
         for (j, p) in r.patches.iter().enumerate() {
-            if let Err(e) = native_patch(p, &format!("{rp}.patches[{j}]")) {
+            let pp = Item {
+                prefix: &rp,
+                key: "patches",
+                index: j,
+            };
+            if let Err(e) = native_patch(p, &pp) {
                 errs.push(e);
             }
         }
@@ -143,7 +172,7 @@ pub(crate) fn native(input: &PtInput) -> Result<()> {
 }
 
 /// v1 `Patch.Validate`.
-fn native_patch(p: &Patch, path: &str) -> Result<(), String> {
+fn native_patch(p: &Patch, path: &dyn Display) -> Result<(), String> {
     let t = p.kind.as_str();
     match &p.kind {
         PatchType::FromCompositeFieldPath
@@ -192,7 +221,7 @@ fn native_patch(p: &Patch, path: &str) -> Result<(), String> {
 
 /// Crossplane v1.14 knows five string transform types; `Join` (v1.15) and
 /// `Replace` (function-patch-and-transform only) are unknown to its validation.
-fn native_string_types(ts: &[Value], path: &str) -> Result<(), String> {
+fn native_string_types(ts: &[Value], path: &dyn Display) -> Result<(), String> {
     for (i, t) in ts.iter().enumerate() {
         if t.get("type").and_then(Value::as_str) != Some("string") {
             continue;
@@ -213,15 +242,19 @@ fn native_string_types(ts: &[Value], path: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn transforms(ts: &[Value], path: &str, native: bool) -> Result<(), String> {
-    for (i, t) in ts.iter().enumerate() {
-        let at = format!("{path}.transforms[{i}]");
-        let res = if native {
-            crate::transform::validate_native(t, &at)
+fn transforms(ts: &[Value], path: &dyn Display, native: bool) -> Result<(), String> {
+    let check = |t: &Value, at: &str| {
+        if native {
+            crate::transform::validate_native(t, at)
         } else {
-            crate::transform::validate(t, &at)
-        };
-        res.map_err(|e| e.message().to_owned())?;
+            crate::transform::validate(t, at)
+        }
+    };
+    for (i, t) in ts.iter().enumerate() {
+        // The path is only written out for a transform that is invalid.
+        if check(t, "").is_err() {
+            check(t, &format!("{path}.transforms[{i}]")).map_err(|e| e.message().to_owned())?;
+        }
     }
     Ok(())
 }
@@ -289,7 +322,12 @@ fn fn_resources(input: &PtInput) -> Result<(), String> {
             return Err(required("name", "name is required"));
         }
         for (i, p) in s.patches.iter().enumerate() {
-            fn_patch(p, &format!("patches[{i}]"), true)?;
+            let pp = Item {
+                prefix: "",
+                key: "patches",
+                index: i,
+            };
+            fn_patch(p, &pp, true)?;
         }
     }
     if input.resources.is_empty() && input.environment_patches.is_empty() {
@@ -317,7 +355,12 @@ fn fn_resources(input: &PtInput) -> Result<(), String> {
                 ));
             }
         }
-        fn_patch(p, &format!("environment.patches[{i}]"), false)?;
+        let pp = Item {
+            prefix: "environment",
+            key: "patches",
+            index: i,
+        };
+        fn_patch(p, &pp, false)?;
     }
     Ok(())
 }
@@ -327,7 +370,12 @@ fn fn_template(t: &Template, path: &str) -> Result<(), String> {
         return Err(required(&format!("{path}.name"), "name is required"));
     }
     for (i, p) in t.patches.iter().enumerate() {
-        fn_patch(p, &format!("{path}.patches[{i}]"), false)?;
+        let pp = Item {
+            prefix: path,
+            key: "patches",
+            index: i,
+        };
+        fn_patch(p, &pp, false)?;
     }
     for (i, d) in t.connection_details.iter().enumerate() {
         let dp = format!("{path}.connectionDetails[{i}]");
@@ -409,7 +457,7 @@ fn fn_check(c: &Check, path: &str) -> Result<(), String> {
 }
 
 /// FN `ValidatePatch`; `in_set` marks a patch of a PatchSet (which cannot reference sets).
-fn fn_patch(p: &Patch, path: &str, in_set: bool) -> Result<(), String> {
+fn fn_patch(p: &Patch, path: &dyn Display, in_set: bool) -> Result<(), String> {
     let t = p.kind.as_str();
     match &p.kind {
         PatchType::FromCompositeFieldPath

@@ -58,13 +58,6 @@ impl FieldPath {
     pub(crate) fn segments(&self) -> &[Segment] {
         &self.segments
     }
-
-    /// Whether any segment is the wildcard. Patches decide on expansion by
-    /// the path *text* containing `[*]` instead (a `.*` path writes the
-    /// literal key `*`).
-    pub(crate) fn has_wildcard(&self) -> bool {
-        self.segments.iter().any(Segment::is_wildcard)
-    }
 }
 
 impl From<Vec<Segment>> for FieldPath {
@@ -88,15 +81,6 @@ pub(crate) fn get_value<'a>(obj: &'a Value, path: &str, sem: Semantics) -> Resul
     paved::get(obj, FieldPath::parse(path)?.segments(), sem).map_err(|e| e.with_field_path(path))
 }
 
-/// `GetValue` on an already parsed path.
-pub(crate) fn get_value_at<'a>(
-    obj: &'a Value,
-    path: &FieldPath,
-    sem: Semantics,
-) -> Result<&'a Value> {
-    paved::get(obj, path.segments(), sem)
-}
-
 /// `GetString`: errors `<path>: not a string` for other types.
 pub(crate) fn get_string<'a>(obj: &'a Value, path: &str, sem: Semantics) -> Result<&'a str> {
     paved::get_string(obj, path, sem).map_err(|e| e.with_field_path(path))
@@ -113,14 +97,8 @@ pub(crate) fn get_integer(obj: &Value, path: &str, sem: Semantics) -> Result<i64
     paved::get_integer(obj, path, sem).map_err(|e| e.with_field_path(path))
 }
 
-/// `SetValue`: writes `value` at `path`, creating what is missing.
-pub(crate) fn set_value(obj: &mut Value, path: &str, value: Value, sem: Semantics) -> Result<()> {
-    FieldPath::parse(path)
-        .and_then(|fp| paved::set(obj, fp.segments(), value, sem))
-        .map_err(|e| e.with_field_path(path))
-}
-
 /// `SetValue` on an already parsed path.
+#[cfg(test)]
 pub(crate) fn set_value_at(
     obj: &mut Value,
     path: &FieldPath,
@@ -141,17 +119,6 @@ pub(crate) fn merge_value(
     FieldPath::parse(path)
         .and_then(|fp| merge::merge_value(obj, fp.segments(), value, opts, sem))
         .map_err(|e| e.with_field_path(path))
-}
-
-/// `MergeValue` on an already parsed path.
-pub(crate) fn merge_value_at(
-    obj: &mut Value,
-    path: &FieldPath,
-    value: Value,
-    opts: Option<MergeOptions>,
-    sem: Semantics,
-) -> Result<()> {
-    merge::merge_value(obj, path.segments(), value, opts, sem)
 }
 
 /// `ExpandWildcards`: the concrete paths a `[*]` path addresses in `obj`, as
@@ -188,7 +155,8 @@ mod tests {
         assert_eq!(e.kind(), ErrorKind::NotFound);
         assert_eq!(e.context().field_path.as_deref(), Some("spec.x"));
         let mut obj = obj;
-        let e = set_value(&mut obj, "a..b", Value::Null, Semantics::Function).expect_err("bad");
+        let e =
+            merge_value(&mut obj, "a..b", Value::Null, None, Semantics::Function).expect_err("bad");
         assert_eq!(e.context().field_path.as_deref(), Some("a..b"));
         assert_eq!(
             format!("{e:#}"),

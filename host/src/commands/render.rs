@@ -58,8 +58,18 @@ pub(crate) struct RenderArgs {
     #[arg(required_unless_present = "request", value_name = "XR")]
     pub(crate) xr: Option<PathBuf>,
     /// The Composition: a file (multi-document allowed) or a directory of YAML/JSON files.
-    #[arg(required_unless_present = "request", value_name = "COMPOSITION")]
+    #[arg(required_unless_present_any = ["request", "package"], value_name = "COMPOSITION")]
     pub(crate) composition: Option<PathBuf>,
+    /// Take the Compositions and XRDs from a Crossplane package instead of COMPOSITION: a
+    /// registry reference (pulled through the verified cache) or a file from `xpkg build`.
+    #[arg(long, value_name = "REF|FILE", conflicts_with = "composition")]
+    pub(crate) package: Option<String>,
+    /// Render with the Composition of this name (it must still suit the XR).
+    #[arg(long = "composition", value_name = "NAME")]
+    pub(crate) composition_name: Option<String>,
+    /// Registry and cache options for --package.
+    #[command(flatten)]
+    pub(crate) fetch: super::xpkg::FetchArgs,
     /// Observed composed resources (a multi-document file or a directory), matched by their
     /// crossplane.io/composition-resource-name annotation; Secrets among them are the
     /// connection secrets the resources' spec.writeConnectionSecretToRef name.
@@ -91,7 +101,7 @@ pub(crate) struct RenderArgs {
     #[arg(
         long,
         value_name = "FILE|-",
-        conflicts_with_all = ["xr", "composition", "observed_resources", "environment", "xrd", "semantics"]
+        conflicts_with_all = ["xr", "composition", "observed_resources", "environment", "xrd", "semantics", "package", "composition_name"]
     )]
     pub(crate) request: Option<String>,
     /// Memory cap of the engine sandbox, e.g. 256MiB, 64M, 1GiB.
@@ -240,29 +250,57 @@ fn raw_request(source: &str) -> anyhow::Result<(Vec<u8>, Plan)> {
 }
 
 fn build_request(args: &RenderArgs) -> anyhow::Result<(Vec<u8>, Plan)> {
-    let (Some(xr_path), Some(comp_path)) = (&args.xr, &args.composition) else {
+    let Some(xr_path) = &args.xr else {
         return Err(input_error!("XR and COMPOSITION are required without --request").into());
     };
     let xr = io::read_single(xr_path, "composite resource")?;
-    let docs = io::read_docs(comp_path)?;
-    let compositions: Vec<Doc> = docs
+    let (docs, source) = match (&args.package, &args.composition) {
+        (Some(reference), _) => (package_docs(reference, args)?, reference.clone()),
+        (None, Some(comp_path)) => (io::read_docs(comp_path)?, comp_path.display().to_string()),
+        (None, None) => {
+            return Err(input_error!("XR and COMPOSITION are required without --request").into());
+        }
+    };
+    let mut compositions: Vec<Doc> = docs
         .iter()
         .filter(|d| d.kind() == "Composition")
         .cloned()
         .collect();
     if compositions.is_empty() {
         return Err(input_error!(
-            "{}: no Composition (kind: Composition) among {} document(s)",
-            comp_path.display(),
+            "{source}: no Composition (kind: Composition) among {} document(s)",
             docs.len()
         )
         .into());
+    }
+    if let Some(name) = &args.composition_name {
+        let available: Vec<String> = compositions
+            .iter()
+            .map(|c| format!("{:?}", c.name()))
+            .collect();
+        compositions.retain(|c| c.name() == name);
+        if compositions.is_empty() {
+            return Err(input_error!(
+                "{source}: no Composition named {name:?} (found: {})",
+                available.join(", ")
+            )
+            .into());
+        }
     }
     let xrd = match &args.xrd {
         Some(p) => Some(io::read_single(p, "CompositeResourceDefinition")?),
         None => find_xrd(&xr, &docs),
     };
-    let selected = select::composition(&xr, &compositions, xrd.as_ref())?;
+    // --composition stands in for the XRD's default (an enforced Composition still wins).
+    let selection_xrd = xrd.clone().map(|mut d| {
+        if args.composition_name.is_some()
+            && let Some(spec) = d.value.get_mut("spec").and_then(Value::as_object_mut)
+        {
+            spec.remove("defaultCompositionRef");
+        }
+        d
+    });
+    let selected = select::composition(&xr, &compositions, selection_xrd.as_ref())?;
     crate::debug!(
         "Composition {:?} chosen by {}",
         selected.composition.name(),
@@ -306,6 +344,29 @@ fn build_request(args: &RenderArgs) -> anyhow::Result<(Vec<u8>, Plan)> {
     }
     let bytes = serde_json::to_vec(&Value::Object(request))?;
     Ok((bytes, Plan::new(xr.value, &composition)))
+}
+
+/// The documents of a package's package.yaml, read as Composition files are read.
+fn package_docs(reference: &str, args: &RenderArgs) -> anyhow::Result<Vec<Doc>> {
+    let opts = args.fetch.options();
+    let text = if Path::new(reference).is_file() {
+        crate::xpkg::file_package_yaml(Path::new(reference), &opts)?
+    } else {
+        crate::xpkg::load_package_yaml(reference, &opts)?
+    };
+    let origin = PathBuf::from(format!("{reference}//package.yaml"));
+    let values =
+        io::parse_yaml_stream(&text).map_err(|e| input_error!("{}:{e}", origin.display()))?;
+    Ok(values
+        .into_iter()
+        .enumerate()
+        .filter(|(_, v)| !v.is_null())
+        .map(|(i, value)| Doc {
+            value,
+            path: origin.clone(),
+            index: i + 1,
+        })
+        .collect())
 }
 
 /// An XRD among the Composition documents that defines the XR's kind.

@@ -1,18 +1,180 @@
 //! `xprender xpkg`: pull, inspect, build and push Crossplane packages.
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::bail;
+use anyhow::{Context as _, Result, bail};
+use serde_json::{Value, json};
+
+use crate::xpkg::{self, Content, Layout, Limits, Options, Registry};
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct FetchArgs {
+    /// Use plain http for the registry (loopback registries use it without this flag).
+    #[arg(long)]
+    pub(crate) insecure: bool,
+    /// The blob cache directory [default: $XPRENDER_CACHE_DIR, else $XDG_CACHE_HOME/xprender].
+    #[arg(long, value_name = "DIR")]
+    pub(crate) cache_dir: Option<PathBuf>,
+    /// Largest compressed layer accepted, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_layer_bytes)]
+    pub(crate) max_layer_size: u64,
+    /// Largest total of decompressed layer content accepted, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_unpacked_bytes)]
+    pub(crate) max_unpacked_size: u64,
+}
+
+impl FetchArgs {
+    pub(crate) fn options(&self) -> Options {
+        Options {
+            insecure: self.insecure,
+            cache_dir: self
+                .cache_dir
+                .clone()
+                .unwrap_or_else(xpkg::Cache::default_dir),
+            limits: Limits {
+                max_layer_bytes: self.max_layer_size,
+                max_unpacked_bytes: self.max_unpacked_size,
+            },
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub(crate) enum Format {
+    Yaml,
+    Json,
+}
 
 #[derive(Debug, clap::Subcommand)]
 pub(crate) enum XpkgCommand {
-    /// Pull a package into the local cache (and optionally a directory).
+    /// Pull a package into the local cache (and optionally extract its package files).
     Pull {
-        /// The package reference, e.g. registry.example.org/org/pkg:v1.0.0.
+        /// The package reference, e.g. registry.example.org/org/pkg:v1.0.0 or ...@sha256:...
         reference: String,
+        /// Write package.yaml (or a legacy package's .registry/ tree) into this directory.
+        #[arg(short, long, value_name = "DIR")]
+        output: Option<PathBuf>,
+        #[command(flatten)]
+        fetch: FetchArgs,
+    },
+    /// Show what a package holds: meta, dependencies, annotations and objects.
+    Inspect {
+        /// A package reference, or an image layout file written by `xpkg build`.
+        package: String,
+        /// Output format.
+        #[arg(short = 'o', long, value_enum, default_value = "yaml")]
+        output: Format,
+        #[command(flatten)]
+        fetch: FetchArgs,
+    },
+    /// Build a package from the YAML files of a directory.
+    Build {
+        /// The directory whose YAML files make up package.yaml.
+        dir: PathBuf,
+        /// The package file to write (an OCI image layout tarball).
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+    },
+    /// Push a package file to a registry.
+    Push {
+        /// The package file (an OCI image layout tarball).
+        file: PathBuf,
+        /// Where to push it, e.g. localhost:5000/org/pkg:v1.0.0.
+        reference: String,
+        #[command(flatten)]
+        fetch: FetchArgs,
     },
 }
 
-pub(crate) fn run(_cmd: XpkgCommand) -> anyhow::Result<ExitCode> {
-    bail!("xpkg is not available yet")
+pub(crate) fn run(cmd: XpkgCommand) -> Result<ExitCode> {
+    match cmd {
+        XpkgCommand::Pull {
+            reference,
+            output,
+            fetch,
+        } => pull(&reference, output.as_deref(), &fetch.options()),
+        XpkgCommand::Inspect {
+            package,
+            output,
+            fetch,
+        } => inspect(&package, output, &fetch.options()),
+        XpkgCommand::Build { dir, output } => build(&dir, &output),
+        XpkgCommand::Push {
+            file,
+            reference,
+            fetch,
+        } => push(&file, &reference, &fetch.options()),
+    }?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn pull(reference: &str, out: Option<&Path>, opts: &Options) -> Result<()> {
+    let (_, loaded) = xpkg::pull(reference, opts)?;
+    if let Some(dir) = out {
+        for (path, bytes) in loaded.fs.package_files() {
+            // Paths were cleaned when the layer was read: relative, no `..`.
+            let dest = dir.join(path);
+            if let Some(parent) = dest.parent() {
+                std::fs::create_dir_all(parent)
+                    .with_context(|| format!("creating {}", parent.display()))?;
+            }
+            std::fs::write(&dest, bytes).with_context(|| format!("writing {}", dest.display()))?;
+        }
+    }
+    println!("{reference} {}", loaded.digest.as_deref().unwrap_or("-"));
+    Ok(())
+}
+
+fn inspect(target: &str, format: Format, opts: &Options) -> Result<()> {
+    let path = Path::new(target);
+    let (source, loaded, version) = if path.is_file() {
+        (json!({"file": target}), xpkg::open_file(path, opts)?, None)
+    } else {
+        let (reg, loaded) = xpkg::pull(target, opts)?;
+        let tag = reg.reference.tag().map(str::to_owned);
+        (json!({"reference": reg.reference.whole()}), loaded, tag)
+    };
+    let mut doc = source;
+    doc["digest"] = loaded.digest.clone().map_or(Value::Null, Value::String);
+    match &loaded.content {
+        Content::Xpkg(p) => {
+            let mut s = xpkg::package::summary(p);
+            if let (Some(v), Some(o)) = (version, s.as_object_mut()) {
+                o.insert("version".into(), Value::String(v));
+            }
+            doc["package"] = s;
+        }
+        Content::Legacy(l) => {
+            doc["legacy"] = json!({"package": l.record, "customResourceDefinitions": l.crds});
+        }
+    }
+    let text = match format {
+        Format::Json => serde_json::to_string_pretty(&doc)? + "\n",
+        Format::Yaml => serde_saphyr::to_string(&doc).context("writing YAML")?,
+    };
+    print!("{text}");
+    Ok(())
+}
+
+fn build(dir: &Path, out: &Path) -> Result<()> {
+    let stream = xpkg::collect_package_yaml(dir)?;
+    let bytes = xpkg::layout::build_package(stream.as_bytes())?;
+    let tmp = out.with_extension("xpkg.tmp");
+    std::fs::write(&tmp, &bytes).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, out).with_context(|| format!("writing {}", out.display()))?;
+    eprintln!("built {}", out.display());
+    Ok(())
+}
+
+fn push(file: &Path, reference: &str, opts: &Options) -> Result<()> {
+    let layout = Layout::read(file, opts.limits.max_unpacked_bytes)?;
+    let reg = Registry::new(reference, opts)?;
+    if reg.reference.digest().is_some() {
+        bail!("push to a tag, not a digest: {reference}");
+    }
+    reg.authorize_push()?;
+    let digest = reg.push(&layout)?;
+    println!("{} {digest}", reg.reference.whole());
+    Ok(())
 }

@@ -1,0 +1,103 @@
+//! Render benchmarks of the core module under wasmtime, over `benches/workloads/`.
+//!
+//! `XPRENDER_WASM` names the module (scripts/bench.sh builds it with `--profile wasm` and
+//! `wasm-opt -Oz`, as shipped). Two figures per workload: a render on a fresh instance (what
+//! the CLI does for every render) and a render on a live instance (the engine's own speed).
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use wasmtime::{Engine, Instance, Linker, Module, Store, TypedFunc};
+
+const WORKLOADS: [(&str, &str); 3] = [
+    ("small", include_str!("../../benches/workloads/small.json")),
+    (
+        "medium",
+        include_str!("../../benches/workloads/medium.json"),
+    ),
+    ("large", include_str!("../../benches/workloads/large.json")),
+];
+
+struct Guest {
+    store: Store<()>,
+    instance: Instance,
+    alloc: TypedFunc<i32, i32>,
+    free: TypedFunc<(i32, i32), ()>,
+    render: TypedFunc<(i32, i32), i64>,
+}
+
+impl Guest {
+    fn new(engine: &Engine, linker: &Linker<()>, module: &Module) -> Guest {
+        let mut store = Store::new(engine, ());
+        let instance = linker.instantiate(&mut store, module).expect("instantiate");
+        let alloc = instance
+            .get_typed_func(&mut store, "xprender_alloc")
+            .expect("alloc");
+        let free = instance
+            .get_typed_func(&mut store, "xprender_free")
+            .expect("free");
+        let render = instance
+            .get_typed_func(&mut store, "xprender_render")
+            .expect("render");
+        Guest {
+            store,
+            instance,
+            alloc,
+            free,
+            render,
+        }
+    }
+
+    fn render(&mut self, request: &str) -> usize {
+        let memory = self
+            .instance
+            .get_memory(&mut self.store, "memory")
+            .expect("memory");
+        let len = i32::try_from(request.len()).expect("request fits");
+        let ptr = self.alloc.call(&mut self.store, len).expect("alloc");
+        memory
+            .write(
+                &mut self.store,
+                usize::try_from(ptr).unwrap(),
+                request.as_bytes(),
+            )
+            .expect("write");
+        let packed = self
+            .render
+            .call(&mut self.store, (ptr, len))
+            .expect("render");
+        let (rptr, rlen) = ((packed >> 32) as i32, (packed & 0xffff_ffff) as i32);
+        let mut out = vec![0u8; usize::try_from(rlen).unwrap()];
+        memory
+            .read(&self.store, usize::try_from(rptr).unwrap(), &mut out)
+            .expect("read");
+        self.free.call(&mut self.store, (rptr, rlen)).expect("free");
+        assert!(
+            !out.starts_with(b"{\"error\""),
+            "the workload does not render"
+        );
+        out.len()
+    }
+}
+
+fn wasm(c: &mut Criterion) {
+    let path = std::env::var("XPRENDER_WASM")
+        .expect("XPRENDER_WASM must name the core module (scripts/bench.sh sets it)");
+    let engine = Engine::default();
+    let module = Module::from_file(&engine, &path).expect("compile the core module");
+    let linker = Linker::new(&engine);
+    for (name, request) in WORKLOADS {
+        let mut group = c.benchmark_group(name);
+        group.bench_function("wasmtime_fresh_instance", |b| {
+            b.iter(|| Guest::new(&engine, &linker, &module).render(black_box(request)));
+        });
+        let mut live = Guest::new(&engine, &linker, &module);
+        group.bench_function("wasmtime_live_instance", |b| {
+            b.iter(|| live.render(black_box(request)));
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, wasm);
+criterion_main!(benches);

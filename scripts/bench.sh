@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Render benchmarks over benches/workloads/: native (criterion), the shipped core module in
+# wasmtime (criterion; fresh and live instance), and the npm package in Node. Prints the
+# figures; docs/benchmarks.md records them.
+source "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+need_wasm_target
+need_node_modules
+
+step "native (cargo bench --bench render)"
+cargo bench --locked --bench render -- --warm-up-time 2 --measurement-time 5 2>&1 \
+  | grep -E '^[a-z]+/|time:'
+
+step "core module (profile wasm, wasm-opt -Oz)"
+cargo build --locked --profile wasm --target wasm32-unknown-unknown -p xprender
+core="$ROOT/target/bench-core.wasm"
+node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers \
+  target/wasm32-unknown-unknown/wasm/xprender.wasm -o "$core"
+
+step "wasmtime (cargo bench -p xprender-host --bench wasm)"
+XPRENDER_WASM="$core" cargo bench --locked -p xprender-host --bench wasm -- \
+  --warm-up-time 2 --measurement-time 5 2>&1 | grep -E '^[a-z]+/|time:'
+
+step "Node (npm package, nodejs target)"
+scripts/build-web.sh >/dev/null
+node scripts/bench-node.cjs

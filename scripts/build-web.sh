@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Builds the engine's wasm-bindgen face (feature `web`) into the npm package
+# www/xprender-wasm/: targets web (the playground), nodejs and bundler, each
+# optimised with binaryen's wasm-opt -Oz. Generated files are gitignored.
+source "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+need_wasm_target
+need_wasm_bindgen
+need_node_modules
+
+pkg="$ROOT/www/xprender-wasm"
+version=$(awk -F'"' '/^version = /{print $2; exit}' "$ROOT/Cargo.toml")
+pkg_version=$(node -p "require('$pkg/package.json').version")
+[ "$version" = "$pkg_version" ] || die "www/xprender-wasm/package.json version $pkg_version differs from the crate's $version"
+
+# A target dir of its own: the web feature must not invalidate the core module's build.
+target="$ROOT/target/web"
+step "cargo build (feature web, profile wasm)"
+CARGO_TARGET_DIR="$target" nice -n 10 cargo build --locked --profile wasm \
+  --target wasm32-unknown-unknown -p xprender --features web
+wasm="$target/wasm32-unknown-unknown/wasm/xprender.wasm"
+[ -f "$wasm" ] || die "cargo produced no $wasm"
+
+wasm_opt="$ROOT/node_modules/.bin/wasm-opt"
+[ -x "$wasm_opt" ] || die "wasm-opt missing: run npm ci at the repository root"
+for t in web nodejs bundler; do
+  step "wasm-bindgen --target $t"
+  rm -rf "${pkg:?}/$t"
+  "$WASM_BINDGEN" --target "$t" --out-name xprender --out-dir "$pkg/$t" "$wasm"
+  "$wasm_opt" -Oz "$pkg/$t/xprender_bg.wasm" -o "$pkg/$t/xprender_bg.wasm"
+done
+# npm resolves the nodejs target's glue with require(): mark that folder CommonJS.
+echo '{"type": "commonjs"}' >"$pkg/nodejs/package.json"
+
+size=$(stat -c %s "$pkg/web/xprender_bg.wasm")
+gz=$(gzip -9 -c "$pkg/web/xprender_bg.wasm" | wc -c)
+printf 'engine wasm (web target): %d bytes, %d bytes gzipped\n' "$size" "$gz"

@@ -1,0 +1,326 @@
+// The playground's documents: YAML in (YAML 1.1 rules, as kubectl reads manifests), the render
+// request out, and the way back from an engine error to the patch at fault in the source.
+import { parseAllDocuments, parseDocument, stringify, isSeq, isMap } from 'yaml';
+
+import { traceTarget } from './trace.js';
+import { locationKey } from './view.js';
+
+/** YAML 1.1 like kubectl (yes/no/on/off booleans, 0777 octals, << merge keys). */
+const PARSE = { version: '1.1', prettyErrors: true, uniqueKeys: true };
+
+/** The annotation that matches an observed resource to its template. */
+export const RESOURCE_NAME = 'crossplane.io/composition-resource-name';
+
+/**
+ * Parses one editor's text into its documents.
+ * Returns { docs: [object], problems: [{ doc, line, col, from, to, message, severity }] }.
+ */
+export function parseYaml(text) {
+  const problems = [];
+  const docs = [];
+  /** For each of docs: its 1-based number in the text, first line and range. */
+  const where = [];
+  /** For each of docs: the parsed yaml Document (with source ranges). */
+  const documents = [];
+  parseAllDocuments(text, PARSE).forEach((doc, i) => {
+    for (const [list, severity] of [[doc.errors, 'error'], [doc.warnings, 'warning']]) {
+      for (const e of list) {
+        const [from, to] = e.pos ?? [0, 0];
+        const lp = e.linePos?.[0] ?? { line: 1, col: 1 };
+        problems.push({
+          doc: i + 1,
+          line: lp.line,
+          col: lp.col,
+          from,
+          to: Math.max(to, from + 1),
+          message: firstLine(e.message),
+          severity,
+        });
+      }
+    }
+    if (doc.errors.length === 0) {
+      const value = doc.toJS({ maxAliasCount: 1000 });
+      if (value !== null && value !== undefined) {
+        const [from, to] = doc.contents?.range ?? doc.range;
+        docs.push(value);
+        documents.push(doc);
+        where.push({ doc: i + 1, line: lineOf(text, from), col: 1, from, to: Math.max(to, from + 1) });
+      }
+    }
+  });
+  return { docs, problems, where, documents };
+}
+
+function lineOf(text, offset) {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+/** The message without yaml's own position suffix (the editor and status bar say where). */
+function firstLine(s) {
+  return String(s).split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+}
+
+/** A problem of a document that is not a YAML error (wrong shape), marked on the whole text. */
+function shapeProblem(message) {
+  return { doc: 1, line: 1, col: 1, from: 0, to: 1, message, severity: 'error' };
+}
+
+/**
+ * Builds the render request from the three editors' texts.
+ * Returns { request, problems: { xr, composition, observed } } — request is null when any
+ * editor holds an error.
+ */
+export function buildRequest({ xr, composition, observed }, semantics) {
+  const parsed = { xr: parseYaml(xr), composition: parseYaml(composition), observed: parseYaml(observed) };
+  const problems = {
+    xr: [...parsed.xr.problems],
+    composition: [...parsed.composition.problems],
+    observed: [...parsed.observed.problems],
+  };
+  for (const key of ['xr', 'composition']) {
+    const { docs } = parsed[key];
+    if (problems[key].some((p) => p.severity === 'error')) continue;
+    if (docs.length !== 1 || !isObject(docs[0])) {
+      problems[key].push(shapeProblem(`expected exactly one YAML object, found ${docs.length} document(s)`));
+    }
+  }
+  const { resources, environment } = observedState(parsed.observed, problems.observed);
+  const failed = Object.values(problems).some((list) => list.some((p) => p.severity === 'error'));
+  if (failed) return { request: null, problems };
+  const options = { trace: true };
+  if (semantics === 'native' || semantics === 'function') options.semantics = semantics;
+  const request = {
+    xr: parsed.xr.docs[0],
+    composition: parsed.composition.docs[0],
+    observed: environment === undefined ? { resources } : { resources, environment },
+    options,
+  };
+  // The Composition's parsed Document, so its patches can be found without parsing it again.
+  return { request, problems, compositionDocument: parsed.composition.documents[0] };
+}
+
+/**
+ * The observed documents as the render request's observed state, read as `xprender render`
+ * reads them: resources keyed by their composition-resource-name annotation, each with the
+ * connection details of the Secret its spec.writeConnectionSecretToRef names; EnvironmentConfigs
+ * merged (their `data`) into the environment. Problems are added to `problems`.
+ */
+function observedState({ docs, where }, problems) {
+  const secretRef = (d) => {
+    const ref = isObject(d) ? d.spec?.writeConnectionSecretToRef : undefined;
+    return typeof ref?.name === 'string' ? { name: ref.name, namespace: ref.namespace } : null;
+  };
+  const refs = docs.map(secretRef).filter(Boolean);
+  const matches = (secret, ref) =>
+    isObject(secret) &&
+    secret.kind === 'Secret' &&
+    secret.metadata?.name === ref.name &&
+    (ref.namespace === undefined || secret.metadata?.namespace === undefined || secret.metadata.namespace === ref.namespace);
+  const resources = {};
+  let environment;
+  docs.forEach((d, i) => {
+    const at = where[i];
+    if (isObject(d) && d.kind === 'EnvironmentConfig') {
+      environment ??= { apiVersion: 'internal.crossplane.io/v1alpha1', kind: 'Environment' };
+      if (isObject(d.data)) deepMerge(environment, d.data);
+      return;
+    }
+    if (refs.some((ref) => matches(d, ref))) return; // a connection Secret, read with its resource
+    const name = isObject(d) ? d.metadata?.annotations?.[RESOURCE_NAME] : undefined;
+    if (typeof name !== 'string') {
+      const what = isObject(d) && d.kind === 'Secret' ? 'a Secret no observed resource writes its connection details to' : `no ${RESOURCE_NAME} annotation`;
+      problems.push({ ...at, severity: 'warning', message: `document ${at.doc} is ignored: ${what}` });
+      return;
+    }
+    if (name in resources) {
+      problems.push({ ...at, severity: 'error', message: `two observed resources are annotated ${RESOURCE_NAME}: ${name}` });
+      return;
+    }
+    const entry = { resource: d };
+    const ref = secretRef(d);
+    const secret = ref ? docs.find((s) => matches(s, ref)) : undefined;
+    if (secret) entry.connectionDetails = secretData(secret);
+    resources[name] = entry;
+  });
+  return { resources, environment };
+}
+
+/** A Secret's `data` (base64 already) with its `stringData` encoded over it. */
+function secretData(secret) {
+  const out = {};
+  for (const [k, v] of Object.entries(isObject(secret.data) ? secret.data : {})) out[k] = String(v);
+  for (const [k, v] of Object.entries(isObject(secret.stringData) ? secret.stringData : {})) {
+    const bytes = new TextEncoder().encode(String(v));
+    out[k] = btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join(''));
+  }
+  return out;
+}
+
+/** Objects merge key by key; anything else replaces. */
+function deepMerge(dst, src) {
+  for (const [k, v] of Object.entries(src)) {
+    if (isObject(v) && isObject(dst[k])) deepMerge(dst[k], v);
+    else dst[k] = isObject(v) ? deepMerge({}, v) : v;
+  }
+  return dst;
+}
+
+function isObject(v) {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/**
+ * A finder of patches in the Composition's text: ({ step, resource, environment, patchIndex }) →
+ * { from, to } or null. Classic compositions keep templates under spec.resources; Pipelines under
+ * each step's input.resources (a target's step, when given, picks the step). Templates match by
+ * name, or by index when unnamed; without a patch index the whole template is found. Patch indexes
+ * count patches as the engine applies them, with each PatchSet reference replaced by its set's
+ * patches (found in the set itself). Environment patches are found under environment.patches.
+ */
+export function patchLocator(composition) {
+  let doc = composition;
+  if (typeof composition === 'string') {
+    try {
+      doc = parseDocument(composition, PARSE);
+    } catch {
+      return () => null;
+    }
+  }
+  if (doc.errors.length) return () => null;
+  const scopes = [
+    {
+      step: undefined,
+      resources: doc.getIn(['spec', 'resources'], true),
+      sets: doc.getIn(['spec', 'patchSets'], true),
+      environment: doc.getIn(['spec', 'environment', 'patches'], true),
+    },
+  ];
+  const pipeline = doc.getIn(['spec', 'pipeline'], true);
+  if (isSeq(pipeline)) {
+    for (const step of pipeline.items) {
+      if (!isMap(step)) continue;
+      scopes.push({
+        step: step.get('step'),
+        resources: step.getIn(['input', 'resources'], true),
+        sets: step.getIn(['input', 'patchSets'], true),
+        environment: step.getIn(['input', 'environment', 'patches'], true),
+      });
+    }
+  }
+  return ({ step, resource, environment, patchIndex }) => {
+    for (const scope of scopes) {
+      if (step !== undefined && scope.step !== step) continue;
+      if (environment && resource === undefined) {
+        const patch = isSeq(scope.environment) ? scope.environment.items[patchIndex] : undefined;
+        if (patch) return range(patch);
+        continue;
+      }
+      if (!isSeq(scope.resources)) continue;
+      for (const [i, tmpl] of scope.resources.items.entries()) {
+        if (!isMap(tmpl)) continue;
+        const name = tmpl.get('name');
+        if (name !== resource && !(name === undefined && String(i) === String(resource))) continue;
+        if (patchIndex === undefined || patchIndex === null) return range(tmpl);
+        const patch = expandedPatches(tmpl.get('patches', true), scope.sets)[patchIndex];
+        return range(patch ?? tmpl);
+      }
+    }
+    return null;
+  };
+}
+
+/** Where one patch is in the Composition's text (see patchLocator). */
+export function locatePatch(compositionText, target) {
+  return patchLocator(compositionText)(target);
+}
+
+/** A template's patch nodes in application order, PatchSet references expanded (one level, as upstream). */
+function expandedPatches(patches, sets) {
+  if (!isSeq(patches)) return [];
+  const out = [];
+  for (const p of patches.items) {
+    if (isMap(p) && p.get('type') === 'PatchSet') {
+      const set = isSeq(sets) ? sets.items.find((s) => isMap(s) && s.get('name') === p.get('patchSetName')) : undefined;
+      const inner = set?.get('patches', true);
+      if (isSeq(inner)) {
+        out.push(...inner.items);
+        continue;
+      }
+    }
+    out.push(p);
+  }
+  return out;
+}
+
+function range(node) {
+  if (!node?.range) return null;
+  return { from: node.range[0], to: node.range[1] };
+}
+
+/** The rendered output as YAML texts for the panes and the download. */
+export function outputYaml(output) {
+  return texts(output).yaml;
+}
+
+/** The download: the desired XR, then every desired composed resource. */
+export function downloadYaml(output) {
+  return texts(output).download;
+}
+
+/** The panes' YAML and the download, each document written once (stringify is the slow part). */
+function texts(output) {
+  const entries = Object.entries(output.resources ?? {}).map(([name, r]) => [name, r.ready, toYaml(r.resource)]);
+  const composite = toYaml(output.composite ?? {});
+  const resources = entries.length
+    ? entries.map(([name, ready, y]) => `# ${name} (ready: ${ready})\n${y}`).join('---\n')
+    : '# No composed resources were rendered: see Results and Explain.\n';
+  return { yaml: { resources, composite }, download: [composite, ...entries.map((e) => e[2])].join('---\n') };
+}
+
+function toYaml(v) {
+  return stringify(v, { lineWidth: 0, aliasDuplicateObjects: false });
+}
+
+/**
+ * What the page shows of an answer, prepared in the worker so the page needs no YAML library:
+ * the output as YAML texts; where each traced patch (and the patch at fault) is in the
+ * Composition (its text, or its parsed Document), as [[locationKey, { from, to }], ...]; and `faults`, the patches that
+ * failed (a thrown error, or trace entries whose outcome is failed), as editor markers.
+ */
+export function presentation(composition, { output, error }) {
+  const locate = patchLocator(composition);
+  const targets = [];
+  const faults = [];
+  if (error?.context?.resource !== undefined) {
+    const target = { resource: error.context.resource, patchIndex: error.context.patchIndex };
+    targets.push(target);
+    const at = locate(target);
+    if (at) faults.push({ ...at, severity: 'error', message: error.message });
+  }
+  for (const entry of output?.trace ?? []) {
+    const target = traceTarget(entry);
+    targets.push(target);
+    if (entry?.outcome !== 'failed') continue;
+    const at = locate(target);
+    if (at) faults.push({ ...at, severity: 'error', message: failure(entry) });
+  }
+  const locations = new Map();
+  for (const target of targets) {
+    const key = locationKey(target);
+    if (locations.has(key)) continue;
+    const at = locate(target);
+    if (at) locations.set(key, at);
+  }
+  if (!output) return { locations: [...locations], faults };
+  return { locations: [...locations], faults, ...texts(output) };
+}
+
+/** Why a traced patch failed, in one line. */
+function failure(entry) {
+  const step = (entry.transforms ?? []).find((t) => t?.error !== undefined);
+  const read = (entry.from ?? []).find((r) => r?.error !== undefined && !r.missing);
+  const cause = step ? `${step.type} transform: ${step.error}` : read ? read.error : undefined;
+  return [cause, entry.reason].filter(Boolean).join(' — ') || 'this patch failed';
+}

@@ -1,0 +1,121 @@
+// CodeMirror 6 editors: YAML highlighting themed through CSS variables (light and dark follow
+// the system), problem markers, and a highlight for the patch a trace entry points at.
+import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { yaml } from '@codemirror/lang-yaml';
+import { bracketMatching, foldGutter, foldKeymap, HighlightStyle, indentOnInput, syntaxHighlighting } from '@codemirror/language';
+import { lintGutter, lintKeymap, setDiagnostics } from '@codemirror/lint';
+import { highlightSelectionMatches, searchKeymap } from '@codemirror/search';
+import { EditorState, StateEffect, StateField } from '@codemirror/state';
+import {
+  Decoration,
+  drawSelection,
+  EditorView,
+  highlightActiveLine,
+  highlightActiveLineGutter,
+  highlightSpecialChars,
+  keymap,
+  lineNumbers,
+} from '@codemirror/view';
+import { tags as t } from '@lezer/highlight';
+
+/** CodeMirror's basic setup without autocompletion (nothing to complete here) to keep the page light. */
+const setup = [
+  lineNumbers(),
+  highlightActiveLineGutter(),
+  highlightSpecialChars(),
+  history(),
+  foldGutter(),
+  drawSelection(),
+  indentOnInput(),
+  bracketMatching(),
+  highlightActiveLine(),
+  highlightSelectionMatches(),
+  keymap.of([...defaultKeymap, ...searchKeymap, ...historyKeymap, ...foldKeymap, ...lintKeymap, indentWithTab]),
+];
+
+const highlight = HighlightStyle.define([
+  { tag: [t.propertyName, t.definition(t.propertyName)], color: 'var(--hl-key)' },
+  { tag: [t.string, t.special(t.string), t.content], color: 'var(--hl-string)' },
+  { tag: [t.labelName], color: 'var(--hl-literal)' },
+  { tag: [t.number, t.bool, t.null], color: 'var(--hl-literal)' },
+  { tag: [t.comment, t.lineComment], color: 'var(--hl-comment)', fontStyle: 'italic' },
+  { tag: [t.meta, t.keyword, t.typeName], color: 'var(--hl-meta)' },
+  { tag: [t.punctuation, t.separator, t.squareBracket, t.brace], color: 'var(--hl-punct)' },
+]);
+
+const theme = EditorView.theme({
+  '&': { height: '100%', fontSize: '13px', backgroundColor: 'var(--editor-bg)', color: 'var(--fg)' },
+  '.cm-scroller': { fontFamily: 'var(--mono)' },
+  '.cm-gutters': { backgroundColor: 'var(--editor-bg)', color: 'var(--muted)', borderRight: '1px solid var(--line)' },
+  '.cm-activeLine, .cm-activeLineGutter': { backgroundColor: 'var(--active-line)' },
+  '&.cm-focused .cm-cursor': { borderLeftColor: 'var(--fg)' },
+  '&.cm-focused .cm-selectionBackground, .cm-selectionBackground, ::selection': {
+    backgroundColor: 'var(--selection) !important',
+  },
+  '.cm-patch-highlight': { backgroundColor: 'var(--patch-highlight)', borderRadius: '2px' },
+  '.cm-tooltip': { backgroundColor: 'var(--panel)', color: 'var(--fg)', border: '1px solid var(--line)' },
+});
+
+const setPatchHighlight = StateEffect.define();
+const patchMark = Decoration.mark({ class: 'cm-patch-highlight' });
+
+/** The highlighted patch range, cleared by the effect with null. */
+const patchHighlight = StateField.define({
+  create: () => Decoration.none,
+  update(deco, tr) {
+    let next = deco.map(tr.changes);
+    for (const e of tr.effects) {
+      if (!e.is(setPatchHighlight)) continue;
+      next = e.value ? Decoration.set([patchMark.range(e.value.from, e.value.to)]) : Decoration.none;
+    }
+    return next;
+  },
+  provide: (f) => EditorView.decorations.from(f),
+});
+
+/** An editable YAML editor calling onChange(text) after each document change. */
+export function createEditor(parent, { doc = '', onChange, readOnly = false, label }) {
+  const extensions = [
+    setup,
+    yaml(),
+    syntaxHighlighting(highlight),
+    theme,
+    lintGutter(),
+    patchHighlight,
+    EditorView.contentAttributes.of({ 'aria-label': label }),
+  ];
+  if (readOnly) extensions.push(EditorState.readOnly.of(true), EditorView.editable.of(false));
+  if (onChange) {
+    extensions.push(
+      EditorView.updateListener.of((u) => {
+        if (u.docChanged) onChange(u.state.doc.toString());
+      }),
+    );
+  }
+  return new EditorView({ parent, state: EditorState.create({ doc, extensions }) });
+}
+
+/** Replaces the whole text (without an onChange storm: one transaction). */
+export function setText(view, text) {
+  if (view.state.doc.toString() === text) return;
+  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+}
+
+/** Shows problems as lint markers: [{ from, to, message, severity }]. */
+export function showProblems(view, problems) {
+  const len = view.state.doc.length;
+  const diagnostics = problems.map((p) => {
+    const from = Math.min(Math.max(p.from, 0), len);
+    return { from, to: Math.min(Math.max(p.to, from), len), severity: p.severity, message: p.message };
+  });
+  view.dispatch(setDiagnostics(view.state, diagnostics));
+}
+
+/** Highlights (and scrolls to) a range, or clears the highlight with null. */
+export function highlightRange(view, range) {
+  const len = view.state.doc.length;
+  const value = range ? { from: Math.min(range.from, len), to: Math.min(range.to, len) } : null;
+  const effects = [setPatchHighlight.of(value && value.to > value.from ? value : null)];
+  if (value) effects.push(EditorView.scrollIntoView(value.from, { y: 'center' }));
+  view.dispatch({ effects });
+}

@@ -1,0 +1,49 @@
+// Every gallery example renders with the engine (the package's nodejs build) as the playground
+// would send it: under its own semantics (auto) with no Warning or Fatal result, every composed
+// resource rendered and no failed patch; under the other semantics at least without throwing
+// (an example may use what only one engine accepts, which is what the selector is for).
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { buildRequest } from '../../src/documents.js';
+import { collect } from '../../src/gallery.js';
+
+const www = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const root = join(www, '..', 'examples');
+const engine = createRequire(import.meta.url)(join(www, 'xprender-wasm', 'nodejs', 'xprender.js'));
+
+const files = {};
+for (const dir of readdirSync(root, { withFileTypes: true })) {
+  if (!dir.isDirectory()) continue;
+  for (const f of readdirSync(join(root, dir.name))) {
+    if (f.endsWith('.yaml')) files[`examples/${dir.name}/${f}`] = readFileSync(join(root, dir.name, f), 'utf8');
+  }
+}
+const examples = collect(files);
+
+test('there are gallery examples', () => {
+  assert.ok(Object.keys(examples).length >= 2, Object.keys(examples).join(', '));
+});
+
+for (const [name, texts] of Object.entries(examples)) {
+  for (const semantics of ['auto', 'native', 'function']) {
+    test(`example ${name} renders (${semantics})`, () => {
+      const { request, problems } = buildRequest(texts, semantics);
+      assert.ok(request, JSON.stringify(problems));
+      const out = engine.render(request.xr, request.composition, request.observed, request.options);
+      assert.equal(typeof out.ready, 'boolean');
+      if (semantics !== 'auto') return;
+      const bad = out.results.filter((r) => r.severity !== 'Normal');
+      assert.deepStrictEqual(bad, []);
+      const templates = request.composition.spec.resources ??
+        request.composition.spec.pipeline.flatMap((s) => s.input?.resources ?? []);
+      assert.deepStrictEqual(Object.keys(out.resources), templates.map((t) => t.name));
+      assert.ok(out.trace.length > 0, 'a trace');
+      assert.ok(out.trace.every((e) => e.outcome === 'applied' || e.outcome === 'skipped'), 'no failed patch');
+    });
+  }
+}

@@ -1,0 +1,183 @@
+// The playground's glue: URL state, the worker supervisor, trace entries, the gallery.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { collect, defaultExampleName } from '../../src/gallery.js';
+import { Renderer } from '../../src/renderer.js';
+import { decodeState, encodeState } from '../../src/share.js';
+import { describeEntry, show, traceTarget } from '../../src/trace.js';
+
+test('URL state round-trips through the compressed fragment', async () => {
+  const state = { xr: 'a: 1\n'.repeat(200), composition: 'ünïcode: ✓\n', observed: '', semantics: 'native' };
+  const fragment = await encodeState(state);
+  assert.match(fragment, /^[A-Za-z0-9_-]+$/);
+  assert.ok(fragment.length < JSON.stringify(state).length / 4, 'compressed');
+  assert.deepStrictEqual(await decodeState(`#${fragment}`), state);
+});
+
+test('a fragment that holds no state decodes to null', async () => {
+  assert.equal(await decodeState(''), null);
+  assert.equal(await decodeState('#'), null);
+  assert.equal(await decodeState('#not-deflate'), null);
+  assert.equal(await decodeState(`#${await encodeState([1, 2])}`), null);
+});
+
+/** A stand-in worker: records messages; the test answers or hangs. */
+class FakeWorker {
+  constructor(log) {
+    this.log = log;
+    this.sent = [];
+    this.terminated = false;
+    log.push(this);
+  }
+  postMessage(m) {
+    this.sent.push(m);
+  }
+  terminate() {
+    this.terminated = true;
+  }
+  answer(extra) {
+    const m = this.sent.at(-1);
+    this.onmessage({ data: { id: m.id, ...extra } });
+  }
+}
+
+function fakeTimers() {
+  const timers = new Map();
+  let n = 0;
+  return {
+    setTimer: (fn) => (timers.set(++n, fn), n),
+    clearTimer: (id) => timers.delete(id),
+    fireAll: () => [...timers.entries()].forEach(([id, fn]) => (timers.delete(id), fn())),
+    count: () => timers.size,
+  };
+}
+
+test('the renderer keeps one render in flight and only the newest edit waiting', () => {
+  const workers = [];
+  const answers = [];
+  const t = fakeTimers();
+  const r = new Renderer(() => new FakeWorker(workers), (a) => answers.push(a), t);
+  r.submit({ n: 1 });
+  r.submit({ n: 2 });
+  r.submit({ n: 3 });
+  assert.deepStrictEqual(workers[0].sent.map((m) => m.request.n), [1]);
+  workers[0].answer({ output: 'one' });
+  assert.deepStrictEqual(workers[0].sent.map((m) => m.request.n), [1, 3]);
+  workers[0].answer({ output: 'three' });
+  assert.deepStrictEqual(answers.map((a) => a.output), ['one', 'three']);
+  assert.equal(t.count(), 0, 'no overrun timer left');
+});
+
+test('a render that overruns gets its worker replaced and an error answer', () => {
+  const workers = [];
+  const answers = [];
+  const t = fakeTimers();
+  const r = new Renderer(() => new FakeWorker(workers), (a) => answers.push(a), { ...t, overrunMs: 50 });
+  r.submit({ n: 1 });
+  r.submit({ n: 2 });
+  t.fireAll();
+  assert.equal(workers[0].terminated, true);
+  assert.equal(workers.length, 2);
+  assert.equal(r.replaced, 1);
+  assert.equal(answers[0].error.kind, 'Timeout');
+  assert.match(answers[0].error.message, /within 50 ms/);
+  assert.deepStrictEqual(workers[1].sent.map((m) => m.request.n), [2], 'the waiting edit goes to the new worker');
+  // A late answer from the old worker is ignored.
+  workers[0].onmessage({ data: { id: 1, output: 'late' } });
+  workers[1].answer({ output: 'two' });
+  assert.deepStrictEqual(answers.map((a) => a.output ?? a.error.kind), ['Timeout', 'two']);
+});
+
+test('trace entries read as what was read, transformed and written', () => {
+  // The example of docs/render.md.
+  const entry = {
+    resource: 'instance',
+    patch: 0,
+    type: 'FromCompositeFieldPath',
+    direction: 'composite -> composed',
+    policy: { fromFieldPath: 'Optional', write: 'Replace' },
+    from: [{ path: 'spec.region', value: 'us-east-1' }],
+    transforms: [
+      { index: 0, type: 'map', input: 'us-east-1', output: 'East US' },
+      { index: 1, type: 'string', input: 'East US', output: 'EAST US' },
+    ],
+    to: [{ path: 'spec.forProvider.location', value: 'EAST US' }],
+    outcome: 'applied',
+    summary: 'spec.region "us-east-1" → map "East US" → string "EAST US" → spec.forProvider.location',
+  };
+  assert.deepStrictEqual(traceTarget(entry), { step: undefined, resource: 'instance', environment: false, patchIndex: 0 });
+  assert.deepStrictEqual(describeEntry(entry), {
+    title: 'instance · patch 0 · FromCompositeFieldPath',
+    outcome: 'applied',
+    summary: 'spec.region "us-east-1" → map "East US" → string "EAST US" → spec.forProvider.location',
+    lines: [
+      { key: 'direction', text: 'composite -> composed', depth: 0 },
+      { key: 'policy', text: 'fromFieldPath Optional, write Replace', depth: 0 },
+      { key: 'read', text: 'spec.region = "us-east-1"', depth: 0 },
+      { key: '0 map', text: '"us-east-1" → "East US"', depth: 1 },
+      { key: '1 string', text: '"East US" → "EAST US"', depth: 1 },
+      { key: 'wrote', text: 'spec.forProvider.location = "EAST US"', depth: 0 },
+    ],
+  });
+});
+
+test('trace entries say why a patch was skipped or failed', () => {
+  const skipped = describeEntry({
+    step: 'pt',
+    environment: true,
+    patch: 2,
+    type: 'ToEnvironmentFieldPath',
+    from: [{ path: 'spec.zone', missing: true, error: 'spec.zone: no such field' }],
+    outcome: 'skipped',
+    reason: 'the source is missing and policy.fromFieldPath is Optional: the patch is skipped',
+    extra: [1],
+  });
+  assert.equal(skipped.title, 'step pt · environment · patch 2 · ToEnvironmentFieldPath');
+  assert.equal(skipped.outcome, 'skipped');
+  assert.equal(skipped.summary, '');
+  assert.deepStrictEqual(skipped.lines, [
+    { key: 'read', text: 'spec.zone: missing (spec.zone: no such field)', depth: 0 },
+    { key: 'why', text: 'the source is missing and policy.fromFieldPath is Optional: the patch is skipped', depth: 0, error: false },
+    { key: 'extra', text: '[1]', depth: 0 },
+  ]);
+  const failed = describeEntry({
+    resource: 'r',
+    patch: 1,
+    type: 'CombineFromComposite',
+    from: [{ path: 'a', value: 1 }, { path: 'b', error: 'b: boom' }],
+    combined: 'x-1',
+    transforms: [{ index: 0, type: 'math', input: 'x-1', error: 'input is not a number' }],
+    to: [{ path: 'spec.m', value: { a: 1 }, result: { a: 1, b: 2 } }],
+    outcome: 'failed',
+    reason: 'the render stops',
+  });
+  assert.deepStrictEqual(failed.lines, [
+    { key: 'read', text: 'a = 1', depth: 0 },
+    { key: 'read', text: 'b: b: boom', depth: 0, error: true },
+    { key: 'combined', text: '"x-1"', depth: 0 },
+    { key: '0 math', text: '"x-1" → input is not a number', depth: 1, error: true },
+    { key: 'wrote', text: 'spec.m = {"a":1} (now {"a":1,"b":2})', depth: 0 },
+    { key: 'why', text: 'the render stops', depth: 0, error: true },
+  ]);
+  assert.deepStrictEqual(traceTarget({ patchIndex: 'x' }).patchIndex, undefined);
+  assert.equal(describeEntry('plain').title, '"plain"');
+  assert.equal(show('x'.repeat(500)).length, 160);
+});
+
+test('the gallery groups example files and skips incomplete directories', () => {
+  const ex = collect({
+    '../../examples/b/xr.yaml': 'x: 1',
+    '../../examples/b/composition.yaml': 'c: 1',
+    '../../examples/b/environment.yaml': 'kind: EnvironmentConfig',
+    '../../examples/b/observed.yaml': 'o: 1',
+    '../../examples/a/xr.yaml': 'x: 2',
+    '../../examples/a/composition.yaml': 'c: 2',
+    '../../examples/incomplete/xr.yaml': 'x: 3',
+  });
+  assert.deepStrictEqual(Object.keys(ex), ['a', 'b']);
+  assert.deepStrictEqual(ex.b, { xr: 'x: 1', composition: 'c: 1', observed: 'o: 1\n---\nkind: EnvironmentConfig\n' });
+  assert.equal(ex.a.observed, '');
+  assert.equal(defaultExampleName(ex), 'a');
+  assert.equal(defaultExampleName({ ...ex, 'platform-db': ex.a }), 'platform-db');
+});

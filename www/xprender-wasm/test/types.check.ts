@@ -1,0 +1,26 @@
+// Compile-time check of the package's hand-written types (tsc --noEmit); not run.
+import { render, renderJson, version } from '../bundler/xprender.js';
+import type { ErrorContext, RenderError, RenderOptions, RenderOutput } from '../bundler/xprender.js';
+
+const options: RenderOptions = { semantics: 'function', trace: true, connectionSecretKeys: ['a'], now: '2024-01-01T00:00:00Z' };
+const out: RenderOutput = render({ kind: 'X' }, { kind: 'Composition' }, { resources: {} }, options);
+const minimal: RenderOutput = render({}, {});
+const ready: boolean = out.ready && out.resources['a'].ready;
+const secret: string | undefined = out.connectionDetails['password'];
+const severities: Array<'Normal' | 'Warning' | 'Fatal'> = out.results.map((r) => r.severity);
+const text: string = renderJson('{}') + version();
+
+try {
+  render({}, {}, null, null);
+} catch (e) {
+  const err = e as RenderError;
+  const ctx: ErrorContext = err.context;
+  const where: string | undefined = ctx.resource ?? ctx.fieldPath ?? ctx.patchType ?? ctx.transformType;
+  const index: number | undefined = ctx.patchIndex ?? ctx.transformIndex;
+  console.log(err.kind, err.message, where, index);
+}
+
+// @ts-expect-error semantics is one of two names
+render({}, {}, null, { semantics: 'classic' });
+
+console.log(minimal, ready, secret, severities, text);
