@@ -187,6 +187,7 @@ impl ApiServer {
     }
 
     async fn client(&self) -> kube::Client {
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let kc = Kubeconfig::read_from(&self.kubeconfig).unwrap();
         let config = kube::Config::from_custom_kubeconfig(kc, &KubeConfigOptions::default())
             .await

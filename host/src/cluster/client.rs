@@ -73,6 +73,9 @@ impl std::fmt::Display for Op<'_> {
 
 impl Session {
     pub(crate) async fn connect(opts: &ConnectOptions) -> anyhow::Result<Session> {
+        // Two rustls providers are linked (ring here, aws-lc-rs for registries): pick one. An
+        // error only means a provider is already installed.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let mut config = match (&opts.kubeconfig, &opts.context) {
             (Some(path), context) => {
                 let kc = Kubeconfig::read_from(path)
