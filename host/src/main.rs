@@ -11,6 +11,7 @@ macro_rules! debug {
 pub(crate) use debug;
 
 mod cli;
+mod cluster;
 mod commands;
 mod io;
 mod runtime;

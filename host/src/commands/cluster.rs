@@ -1,27 +1,478 @@
 //! `xprender diff` and `xprender apply` against a live cluster.
+//!
+//! Exit codes: 0 nothing to change (diff) or applied (apply); 3 (diff) changes found; 1 failure,
+//! including conflicts with other field managers.
 
+use std::io::{IsTerminal as _, Write as _};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
-use anyhow::bail;
+use anyhow::{anyhow, bail};
+use serde_json::{Value, json};
+
+use crate::cluster::apply::{ApplyOptions, FIELD_MANAGER, Outcome};
+use crate::cluster::client::Session;
+use crate::cluster::diff::{FieldChange, is_secret_field, path_string};
+use crate::cluster::plan::{Action, ResourcePlan};
+use crate::cluster::{ClusterOptions, ConnectOptions, FetchOptions, Target, inputs, plan, render};
+
+/// Diff found changes.
+pub(crate) const EXIT_CHANGES: u8 = 3;
+
+/// What to read and how to reach the cluster (shared by diff and apply).
+#[derive(Debug, clap::Args)]
+pub(crate) struct ClusterArgs {
+    /// The composite resource or claim, as KIND/NAME (kind, plural or kind.group).
+    #[arg(long, value_name = "KIND/NAME")]
+    pub(crate) cluster: String,
+    /// The claim's namespace (default: the kubeconfig context's).
+    #[arg(long, short = 'n')]
+    pub(crate) namespace: Option<String>,
+    /// The kubeconfig context to use.
+    #[arg(long)]
+    pub(crate) context: Option<String>,
+    /// The kubeconfig file (default: $KUBECONFIG, ~/.kube/config, then in-cluster config).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) kubeconfig: Option<PathBuf>,
+    /// Use this Composition (YAML or JSON) instead of the one the cluster selects.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) composition: Option<PathBuf>,
+    /// The limit for each request to the API server, e.g. 30s, 500ms, 2m.
+    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    pub(crate) timeout: Duration,
+    /// Print Secret values instead of hiding them.
+    #[arg(long)]
+    pub(crate) show_secrets: bool,
+    /// The output format.
+    #[arg(long, short = 'o', value_enum, default_value_t = Format::Text)]
+    pub(crate) output: Format,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Format {
+    Text,
+    Json,
+}
 
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Exit status: 0 no changes, 3 changes found, 1 failure.\n\
+    Compared: the fields the render sets; server-managed metadata and composed resources' status are ignored.\n\
+    --output json: {changed, resources: [{resource, apiVersion, kind, name, namespace, action, \
+    changes: [{path, live, desired}]}], warnings, inputs: {composite, claim, composition, observed, \
+    connectionSecretKeys, connectionDetailKeys, environmentKeys}}"
+)]
 pub(crate) struct DiffArgs {
-    /// The composite resource or claim, as KIND/NAME.
-    #[arg(long)]
-    pub(crate) cluster: String,
+    #[command(flatten)]
+    pub(crate) common: ClusterArgs,
 }
 
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Server-side apply with field manager `xprender`; a dry run unless --yes; never deletes.\n\
+    Exit status: 0 applied (or nothing to do), 1 failure or conflict with another field manager."
+)]
 pub(crate) struct ApplyArgs {
-    /// The composite resource or claim, as KIND/NAME.
+    #[command(flatten)]
+    pub(crate) common: ClusterArgs,
+    /// Really apply; without it the server only validates (dry run) and nothing changes.
     #[arg(long)]
-    pub(crate) cluster: String,
+    pub(crate) yes: bool,
+    /// Take over fields other field managers own instead of reporting a conflict.
+    #[arg(long)]
+    pub(crate) force_conflicts: bool,
 }
 
-pub(crate) fn diff(_args: &DiffArgs) -> anyhow::Result<ExitCode> {
-    bail!("diff is not available yet")
+pub(crate) fn diff(args: &DiffArgs) -> anyhow::Result<ExitCode> {
+    let a = &args.common;
+    let (plans, warnings, summary) = crate::cluster::block_on(prepare(a))??.0;
+    let style = Style::new(a.output);
+    let changed = plans.iter().any(|p| p.action != Action::Unchanged);
+    let mut out = std::io::stdout().lock();
+    match a.output {
+        Format::Json => {
+            let doc = json!({
+                "changed": changed,
+                "resources": plans.iter().map(|p| plan_json(p, a.show_secrets)).collect::<Vec<_>>(),
+                "warnings": warnings,
+                "inputs": summary,
+            });
+            writeln!(out, "{}", serde_json::to_string_pretty(&doc)?)?;
+        }
+        Format::Text => {
+            print_warnings(&warnings);
+            for p in &plans {
+                write_plan(&mut out, p, a.show_secrets, &style)?;
+            }
+            let n = plans
+                .iter()
+                .filter(|p| p.action != Action::Unchanged)
+                .count();
+            if n == 0 {
+                writeln!(out, "No changes.")?;
+            } else {
+                writeln!(out, "{n} of {} objects would change.", plans.len())?;
+            }
+        }
+    }
+    Ok(ExitCode::from(if changed {
+        EXIT_CHANGES
+    } else {
+        super::EXIT_OK
+    }))
 }
 
-pub(crate) fn apply(_args: &ApplyArgs) -> anyhow::Result<ExitCode> {
-    bail!("apply is not available yet")
+pub(crate) fn apply(args: &ApplyArgs) -> anyhow::Result<ExitCode> {
+    let a = &args.common;
+    let opts = ApplyOptions {
+        dry_run: !args.yes,
+        force_conflicts: args.force_conflicts,
+    };
+    let (warnings, passes) = crate::cluster::block_on(async {
+        let ((plans, warnings, _), mut session) = prepare(a).await?;
+        let outcomes = crate::cluster::apply::apply(&mut session, &plans, opts).await;
+        let created = !opts.dry_run
+            && outcomes.iter().any(|o| {
+                matches!(
+                    o,
+                    Outcome::Applied {
+                        action: Action::Create,
+                        ..
+                    }
+                )
+            });
+        let mut passes = vec![(plans, outcomes)];
+        if created {
+            // New objects' generated names are known only now: one more render records them
+            // (the XR's spec.resourceRefs), as Crossplane's next reconcile would.
+            let ((plans, _, _), mut session) = prepare(a).await?;
+            let outcomes = crate::cluster::apply::apply(&mut session, &plans, opts).await;
+            passes.push((plans, outcomes));
+        }
+        anyhow::Ok((warnings, passes))
+    })??;
+    let style = Style::new(a.output);
+    let suffix = if opts.dry_run { " (dry run)" } else { "" };
+    let mut failed = 0;
+    let mut out = std::io::stdout().lock();
+    let mut docs = Vec::new();
+    if a.output == Format::Text {
+        print_warnings(&warnings);
+    }
+    let results = passes
+        .iter()
+        .enumerate()
+        .flat_map(|(pass, (plans, outcomes))| {
+            plans.iter().zip(outcomes).map(move |(p, o)| (pass, p, o))
+        });
+    for (pass, p, o) in results {
+        if pass > 0 && matches!(o, Outcome::Unchanged) {
+            continue;
+        }
+        let then = if pass > 0 { "then " } else { "" };
+        let label = format!("{then}{} {}", p.resource, p.object_label());
+        let (status, detail) = match o {
+            Outcome::Unchanged => ("unchanged".to_string(), None),
+            Outcome::Applied {
+                action: Action::Create,
+                name,
+            } => (format!("created {name}{suffix}"), None),
+            Outcome::Applied { .. } => (format!("configured{suffix}"), None),
+            Outcome::Conflict(c) => {
+                failed += 1;
+                let fields: Vec<String> = c
+                    .iter()
+                    .map(|(m, f)| {
+                        if f.is_empty() {
+                            format!("field manager {m:?}")
+                        } else {
+                            format!("{f} (owned by field manager {m:?})")
+                        }
+                    })
+                    .collect();
+                (
+                    "conflict".to_string(),
+                    Some(format!(
+                        "conflicts with other field managers: {}; rerun with --force-conflicts to take them over",
+                        fields.join(", ")
+                    )),
+                )
+            }
+            Outcome::Failed(e) => {
+                failed += 1;
+                ("failed".to_string(), Some(format!("{e:#}")))
+            }
+        };
+        match a.output {
+            Format::Text => {
+                let color = match o {
+                    Outcome::Unchanged => "",
+                    Outcome::Applied { .. } => style.green,
+                    _ => style.red,
+                };
+                writeln!(out, "{label}: {color}{status}{}", style.reset)?;
+                if let Some(d) = &detail {
+                    writeln!(out, "  {d}")?;
+                }
+            }
+            Format::Json => {
+                let mut doc = plan_json(p, a.show_secrets);
+                doc["outcome"] = json!(status);
+                doc["pass"] = json!(pass + 1);
+                if let Outcome::Applied { name, .. } = o {
+                    doc["name"] = json!(name);
+                }
+                if let Outcome::Conflict(c) = o {
+                    doc["conflicts"] = c
+                        .iter()
+                        .map(|(m, f)| json!({"manager": m, "field": f}))
+                        .collect();
+                }
+                if let Some(d) = detail {
+                    doc["error"] = json!(d);
+                }
+                docs.push(doc);
+            }
+        }
+    }
+    match a.output {
+        Format::Json => {
+            let doc = json!({"dryRun": opts.dry_run, "fieldManager": FIELD_MANAGER, "resources": docs, "warnings": warnings});
+            writeln!(out, "{}", serde_json::to_string_pretty(&doc)?)?;
+        }
+        Format::Text if opts.dry_run => writeln!(
+            out,
+            "Dry run: the cluster was not changed; rerun with --yes to apply."
+        )?,
+        Format::Text => {}
+    }
+    if failed > 0 {
+        bail!("{failed} object(s) could not be applied");
+    }
+    Ok(ExitCode::from(super::EXIT_OK))
+}
+
+type Prepared = ((Vec<ResourcePlan>, Vec<String>, Value), Session);
+
+/// What was read from the cluster, without secret values: the Composition's source, the observed
+/// resources and the connection detail keys each one offers.
+fn inputs_summary(inputs: &inputs::ClusterInputs) -> Value {
+    let details: serde_json::Map<String, Value> = inputs
+        .observed
+        .iter()
+        .map(|o| {
+            (
+                o.name.clone(),
+                o.connection_details
+                    .keys()
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .into(),
+            )
+        })
+        .collect();
+    json!({
+        "composite": crate::cluster::str_at(&inputs.xr, "/metadata/name"),
+        "claim": inputs.claim.as_ref().map(|c| crate::cluster::str_at(c, "/metadata/name")),
+        "composition": inputs.composition_source,
+        "observed": inputs.observed.iter().map(|o| o.name.clone()).collect::<Vec<_>>(),
+        "connectionSecretKeys": inputs.connection_secret_keys,
+        "connectionDetailKeys": details,
+        "environmentKeys": inputs.environment.as_ref().and_then(Value::as_object).map(|e| e.keys().cloned().collect::<Vec<_>>()),
+    })
+}
+
+/// Connects, reads the cluster, renders and plans.
+async fn prepare(a: &ClusterArgs) -> anyhow::Result<Prepared> {
+    let target = Target::parse(&a.cluster, a.namespace.clone())?;
+    let composition = match a.composition.as_deref() {
+        Some(path) => Some((
+            load_composition(path)?,
+            format!("the Composition in {}", path.display()),
+        )),
+        None => None,
+    };
+    let opts = ClusterOptions {
+        connect: ConnectOptions {
+            kubeconfig: a.kubeconfig.clone(),
+            context: a.context.clone(),
+            timeout: a.timeout,
+        },
+        fetch: FetchOptions { composition },
+    };
+    let mut session = Session::connect(&opts.connect).await?;
+    let inputs = inputs::fetch(&mut session, &target, &opts.fetch).await?;
+    let output = render::render(&inputs.request)?;
+    let mut warnings = inputs.warnings.clone();
+    if a.output == Format::Text {
+        eprintln!("{}: rendering with {}", target, inputs.composition_source);
+    }
+    for r in output
+        .get("results")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let sev = r.get("severity").and_then(Value::as_str).unwrap_or("");
+        if sev != "Normal" {
+            let msg = r.get("message").and_then(Value::as_str).unwrap_or("");
+            warnings.push(format!("render {sev}: {msg}"));
+        }
+    }
+    let plans = plan::plan(&inputs, &output)?;
+    Ok(((plans, warnings, inputs_summary(&inputs)), session))
+}
+
+/// A Composition from a YAML (possibly multi-document, read as kubectl reads it) or JSON file,
+/// or a directory of them.
+fn load_composition(path: &std::path::Path) -> anyhow::Result<Value> {
+    let docs = crate::io::read_docs(path)?;
+    let mut comps = docs.into_iter().filter(|d| d.kind() == "Composition");
+    let c = comps
+        .next()
+        .ok_or_else(|| anyhow!("{} holds no Composition", path.display()))?;
+    if let Some(other) = comps.next() {
+        bail!(
+            "{} holds several Compositions ({} and {}); pass one",
+            path.display(),
+            c.display_name(),
+            other.display_name()
+        );
+    }
+    Ok(c.value)
+}
+
+fn parse_duration(s: &str) -> Result<Duration, String> {
+    let (num, unit) = s
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .map_or((s, "s"), |i| s.split_at(i));
+    let n: f64 = num
+        .parse()
+        .map_err(|_| format!("invalid duration {s:?} (e.g. 30s, 500ms, 2m)"))?;
+    let secs = match unit {
+        "ms" => n / 1000.0,
+        "s" => n,
+        "m" => n * 60.0,
+        _ => return Err(format!("invalid duration unit in {s:?} (ms, s or m)")),
+    };
+    if !(secs > 0.0 && secs < 86_400.0) {
+        return Err(format!("duration {s:?} out of range"));
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+fn print_warnings(warnings: &[String]) {
+    for w in warnings {
+        eprintln!("warning: {w}");
+    }
+}
+
+/// ANSI colors on a terminal (unless NO_COLOR), plain otherwise.
+struct Style {
+    red: &'static str,
+    green: &'static str,
+    yellow: &'static str,
+    bold: &'static str,
+    reset: &'static str,
+}
+
+impl Style {
+    fn new(format: Format) -> Style {
+        let color = format == Format::Text
+            && std::io::stdout().is_terminal()
+            && std::env::var_os("NO_COLOR").is_none();
+        if color {
+            Style {
+                red: "\x1b[31m",
+                green: "\x1b[32m",
+                yellow: "\x1b[33m",
+                bold: "\x1b[1m",
+                reset: "\x1b[0m",
+            }
+        } else {
+            Style {
+                red: "",
+                green: "",
+                yellow: "",
+                bold: "",
+                reset: "",
+            }
+        }
+    }
+}
+
+const HIDDEN: &str = "(hidden; --show-secrets shows it)";
+
+fn shown(p: &ResourcePlan, c: &FieldChange, v: &Value, show_secrets: bool) -> Value {
+    if !show_secrets && is_secret_field(&p.desired, &c.path) {
+        json!(HIDDEN)
+    } else {
+        v.clone()
+    }
+}
+
+fn write_plan(
+    out: &mut impl std::io::Write,
+    p: &ResourcePlan,
+    show_secrets: bool,
+    s: &Style,
+) -> anyhow::Result<()> {
+    let what = match p.action {
+        Action::Unchanged => "unchanged".to_string(),
+        Action::Create => "new".to_string(),
+        Action::Update => format!("{} field(s) changed", p.changes.len()),
+    };
+    let mark = match p.action {
+        Action::Unchanged => " ",
+        Action::Create => "+",
+        Action::Update => "~",
+    };
+    writeln!(
+        out,
+        "{}{mark} {} {}{}: {what}",
+        s.bold,
+        p.resource,
+        p.object_label(),
+        s.reset
+    )?;
+    for c in &p.changes {
+        let path = path_string(&c.path);
+        let desired = shown(p, c, &c.desired, show_secrets);
+        match &c.live {
+            None => writeln!(out, "    {}+ {path}: {desired}{}", s.green, s.reset)?,
+            Some(live) => {
+                let live = shown(p, c, live, show_secrets);
+                writeln!(
+                    out,
+                    "    {}~ {path}:{} {}{live}{} → {}{desired}{}",
+                    s.yellow, s.reset, s.red, s.reset, s.green, s.reset
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn plan_json(p: &ResourcePlan, show_secrets: bool) -> Value {
+    let changes: Vec<Value> = p
+        .changes
+        .iter()
+        .map(|c| {
+            json!({
+                "path": path_string(&c.path),
+                "live": c.live.as_ref().map(|l| shown(p, c, l, show_secrets)),
+                "desired": shown(p, c, &c.desired, show_secrets),
+            })
+        })
+        .collect();
+    json!({
+        "resource": p.resource,
+        "apiVersion": p.api_version,
+        "kind": p.kind,
+        "name": p.name,
+        "namespace": p.namespace,
+        "action": p.action.as_str(),
+        "changes": changes,
+    })
 }

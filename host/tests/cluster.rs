@@ -1,0 +1,947 @@
+//! `xprender diff` / `apply` against a real kube-apiserver (started here with etcd on 127.0.0.1),
+//! plus the failure modes that need no server (unreachable, timeout).
+//!
+//! The server tests need `XPRENDER_KUBE_APISERVER` (a kube-apiserver binary), `etcd` and `openssl`;
+//! scripts/suites/70-cluster.sh provides them and runs these with `--ignored`.
+
+use std::collections::BTreeMap;
+use std::io::Write as _;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use kube::api::{
+    Api, ApiResource, DynamicObject, GroupVersionKind, ListParams, Patch, PatchParams,
+};
+use kube::config::{KubeConfigOptions, Kubeconfig};
+use kube::discovery::Scope;
+use serde_json::{Value, json};
+
+const NEEDS: &str = "needs kube-apiserver; scripts/suites/70-cluster.sh runs them";
+
+/// The binary under test; `XPRENDER_BIN` overrides it (a copy, when a shared target directory
+/// may be rebuilt by other checkouts during the run).
+fn xprender_bin() -> PathBuf {
+    std::env::var_os("XPRENDER_BIN").map_or_else(
+        || PathBuf::from(env!("CARGO_BIN_EXE_xprender")),
+        PathBuf::from,
+    )
+}
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/cluster")
+        .join(name)
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("free port")
+}
+
+/// etcd + kube-apiserver in a temp dir; both stopped (and the dir removed) on drop, panics included.
+struct ApiServer {
+    children: Vec<Child>,
+    dir: PathBuf,
+    kubeconfig: PathBuf,
+}
+
+impl Drop for ApiServer {
+    fn drop(&mut self) {
+        for c in self.children.iter_mut().rev() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+        if std::thread::panicking() {
+            eprintln!("logs kept in {}", self.dir.display());
+        } else {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+}
+
+fn run_ok(cmd: &mut Command) {
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+impl ApiServer {
+    fn start() -> ApiServer {
+        let bin = std::env::var("XPRENDER_KUBE_APISERVER")
+            .expect("XPRENDER_KUBE_APISERVER must name a kube-apiserver binary (scripts/kube-apiserver.sh builds one)");
+        let dir = std::env::temp_dir().join(format!(
+            "xprender-cluster-{}-{}",
+            std::process::id(),
+            free_port()
+        ));
+        std::fs::create_dir_all(dir.join("certs")).unwrap();
+        let mut server = ApiServer {
+            children: Vec::new(),
+            dir: dir.clone(),
+            kubeconfig: dir.join("kubeconfig"),
+        };
+
+        let (etcd_port, peer_port, api_port) = (free_port(), free_port(), free_port());
+        let etcd_url = format!("http://127.0.0.1:{etcd_port}");
+        let peer_url = format!("http://127.0.0.1:{peer_port}");
+        let log = |name: &str| Stdio::from(std::fs::File::create(dir.join(name)).unwrap());
+        server.children.push(
+            Command::new("etcd")
+                .args(["--name", "xprender", "--data-dir"])
+                .arg(dir.join("etcd"))
+                .args([
+                    "--listen-client-urls",
+                    &etcd_url,
+                    "--advertise-client-urls",
+                    &etcd_url,
+                ])
+                .args([
+                    "--listen-peer-urls",
+                    &peer_url,
+                    "--initial-advertise-peer-urls",
+                    &peer_url,
+                ])
+                .args(["--initial-cluster", &format!("xprender={peer_url}")])
+                .stdout(log("etcd.log"))
+                .stderr(log("etcd.err"))
+                .spawn()
+                .expect("cannot start etcd"),
+        );
+
+        let key = dir.join("sa.key");
+        let public = dir.join("sa.pub");
+        run_ok(
+            Command::new("openssl")
+                .args(["genrsa", "-out"])
+                .arg(&key)
+                .arg("2048")
+                .stderr(Stdio::piped()),
+        );
+        run_ok(
+            Command::new("openssl")
+                .args(["rsa", "-pubout", "-in"])
+                .arg(&key)
+                .arg("-out")
+                .arg(&public),
+        );
+        std::fs::write(
+            dir.join("tokens.csv"),
+            "admin-token,admin,1,\"system:masters\"\nbob-token,bob,2\n",
+        )
+        .unwrap();
+        let p = |f: &Path| f.to_str().unwrap().to_string();
+        server.children.push(
+            Command::new(bin)
+                .arg(format!("--etcd-servers={etcd_url}"))
+                .args([
+                    "--bind-address=127.0.0.1",
+                    "--advertise-address=127.0.0.1",
+                    "--insecure-port=0",
+                ])
+                .arg(format!("--secure-port={api_port}"))
+                .arg(format!("--cert-dir={}", p(&dir.join("certs"))))
+                .arg(format!("--token-auth-file={}", p(&dir.join("tokens.csv"))))
+                .arg("--authorization-mode=RBAC")
+                .arg("--service-account-issuer=https://kubernetes.default.svc")
+                .arg(format!("--service-account-key-file={}", p(&public)))
+                .arg(format!("--service-account-signing-key-file={}", p(&key)))
+                .args([
+                    "--service-cluster-ip-range=10.96.0.0/24",
+                    "--disable-admission-plugins=ServiceAccount",
+                ])
+                .stdout(log("apiserver.log"))
+                .stderr(log("apiserver.err"))
+                .spawn()
+                .expect("cannot start kube-apiserver"),
+        );
+
+        // The serving certificate appears once the apiserver is up.
+        let ca = dir.join("certs/apiserver.crt");
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !ca.exists() {
+            assert!(
+                Instant::now() < deadline,
+                "kube-apiserver wrote no certificate; see {}",
+                dir.display()
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        let kubeconfig = format!(
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: test\n  cluster: {{server: \"https://127.0.0.1:{api_port}\", certificate-authority: \"{}\"}}\n\
+             users:\n- name: admin\n  user: {{token: admin-token}}\n- name: bob\n  user: {{token: bob-token}}\n\
+             contexts:\n- name: admin\n  context: {{cluster: test, user: admin}}\n- name: bob\n  context: {{cluster: test, user: bob}}\n\
+             current-context: admin\n",
+            p(&ca)
+        );
+        std::fs::write(&server.kubeconfig, kubeconfig).unwrap();
+        server
+    }
+
+    async fn client(&self) -> kube::Client {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let kc = Kubeconfig::read_from(&self.kubeconfig).unwrap();
+        let config = kube::Config::from_custom_kubeconfig(kc, &KubeConfigOptions::default())
+            .await
+            .unwrap();
+        kube::Client::try_from(config).unwrap()
+    }
+
+    /// Ready: the default namespace and the discovery RBAC binding exist (post-start hooks ran).
+    async fn wait_ready(&self, client: &kube::Client) {
+        let deadline = Instant::now() + Duration::from_secs(90);
+        loop {
+            let ns = dynamic(client, "v1", "Namespace").await;
+            let crb = dynamic(client, "rbac.authorization.k8s.io/v1", "ClusterRoleBinding").await;
+            if let (Some(ns), Some(crb)) = (ns, crb)
+                && ns.0.get_opt("default").await.ok().flatten().is_some()
+                && crb
+                    .0
+                    .get_opt("system:discovery")
+                    .await
+                    .ok()
+                    .flatten()
+                    .is_some()
+            {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "kube-apiserver not ready; logs in {}",
+                self.dir.display()
+            );
+            tokio::time::sleep(Duration::from_millis(300)).await;
+        }
+    }
+
+    fn xprender(&self, args: &[&str]) -> Run {
+        let mut cmd = Command::new(xprender_bin());
+        cmd.args(args).arg("--kubeconfig").arg(&self.kubeconfig);
+        run(cmd)
+    }
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
+            panic!("stdout is not JSON ({e}): {}\n{}", self.stdout, self.stderr)
+        })
+    }
+}
+
+fn run(mut cmd: Command) -> Run {
+    let out = cmd
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("cannot run xprender");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// The cluster-wide API of a kind (and whether it is namespaced); `None` until it is served.
+async fn dynamic(
+    client: &kube::Client,
+    api_version: &str,
+    kind: &str,
+) -> Option<(Api<DynamicObject>, ApiResource, bool)> {
+    let (g, v) = api_version.split_once('/').unwrap_or(("", api_version));
+    let (ar, caps) = kube::discovery::pinned_kind(client, &GroupVersionKind::gvk(g, v, kind))
+        .await
+        .ok()?;
+    Some((
+        Api::all_with(client.clone(), &ar),
+        ar,
+        caps.scope == Scope::Namespaced,
+    ))
+}
+
+/// Server-side applies every document of a YAML file as `manager`, waiting for kinds to be served.
+async fn apply_docs(client: &kube::Client, docs: Vec<Value>, manager: &str) {
+    for doc in docs {
+        apply_doc(client, &doc, manager, false).await;
+    }
+}
+
+async fn apply_doc(client: &kube::Client, doc: &Value, manager: &str, status: bool) -> Value {
+    let s = |p: &str| {
+        doc.pointer(p)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
+    let (av, kind, name, ns) = (
+        s("/apiVersion"),
+        s("/kind"),
+        s("/metadata/name"),
+        s("/metadata/namespace"),
+    );
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let (ar, namespaced) = loop {
+        if let Some((_, ar, n)) = dynamic(client, &av, &kind).await {
+            break (ar, n);
+        }
+        assert!(
+            Instant::now() < deadline,
+            "kind {kind} in {av} never became served"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let api: Api<DynamicObject> = if namespaced {
+        Api::namespaced_with(client.clone(), &ns, &ar)
+    } else {
+        Api::all_with(client.clone(), &ar)
+    };
+    let pp = PatchParams::apply(manager).force();
+    let res = if status {
+        api.patch_status(&name, &pp, &Patch::Apply(doc)).await
+    } else {
+        api.patch(&name, &pp, &Patch::Apply(doc)).await
+    };
+    serde_json::to_value(res.unwrap_or_else(|e| panic!("cannot apply {kind} {name}: {e}"))).unwrap()
+}
+
+fn yaml_docs(path: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(path).unwrap();
+    serde_saphyr::from_multiple::<Value>(&text)
+        .unwrap()
+        .into_iter()
+        .filter(|d| !d.is_null())
+        .collect()
+}
+
+async fn get(client: &kube::Client, api_version: &str, kind: &str, name: &str) -> Value {
+    let (api, _, _) = dynamic(client, api_version, kind)
+        .await
+        .expect("kind served");
+    serde_json::to_value(api.get(name).await.expect("object exists")).unwrap()
+}
+
+/// name → resourceVersion of every object of the bucket example's kinds.
+async fn versions(client: &kube::Client) -> BTreeMap<String, String> {
+    versions_of(
+        client,
+        &[
+            ("example.org/v1alpha1", "XBucket"),
+            ("example.org/v1alpha1", "BucketClaim"),
+            ("storage.example.org/v1", "Bucket"),
+            ("storage.example.org/v1", "AccessKey"),
+            ("v1", "Secret"),
+        ],
+    )
+    .await
+}
+
+/// name → resourceVersion of every object of these kinds.
+async fn versions_of(client: &kube::Client, kinds: &[(&str, &str)]) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for &(av, kind) in kinds {
+        let (api, _, _) = dynamic(client, av, kind).await.unwrap();
+        for o in api.list(&ListParams::default()).await.unwrap() {
+            let key = format!(
+                "{kind} {}/{}",
+                o.metadata.namespace.clone().unwrap_or_default(),
+                o.metadata.name.clone().unwrap_or_default()
+            );
+            out.insert(key, o.metadata.resource_version.clone().unwrap_or_default());
+        }
+    }
+    out
+}
+
+fn resources_by_action(doc: &Value) -> BTreeMap<String, String> {
+    doc["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["resource"].as_str().unwrap().to_string(),
+                r["action"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn changes_of(doc: &Value, resource: &str) -> Vec<Value> {
+    let r = doc["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["resource"] == resource)
+        .expect("resource listed");
+    r["changes"].as_array().unwrap().clone()
+}
+
+/// One server for the whole story: each step builds on the cluster state the previous one left.
+#[test]
+#[ignore = "needs kube-apiserver; scripts/suites/70-cluster.sh runs them"]
+fn render_diff_apply_against_a_live_api_server() {
+    let _ = NEEDS;
+    let server = ApiServer::start();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let client = rt.block_on(async {
+        let client = server.client().await;
+        server.wait_ready(&client).await;
+        apply_docs(&client, yaml_docs(&data("crds.yaml")), "test-setup").await;
+        apply_docs(&client, yaml_docs(&data("xrd.yaml")), "test-setup").await;
+        apply_docs(&client, yaml_docs(&data("composition.yaml")), "test-setup").await;
+        apply_docs(&client, yaml_docs(&data("objects.yaml")), "test-setup").await;
+        // What Crossplane and the provider would have written: the owner reference, and the
+        // bucket's observed status.
+        let xr = get(&client, "example.org/v1alpha1", "XBucket", "my-bucket").await;
+        let owner = json!({"apiVersion": "example.org/v1alpha1", "kind": "XBucket", "name": "my-bucket",
+            "uid": xr["metadata"]["uid"], "controller": true, "blockOwnerDeletion": true});
+        let bucket = json!({"apiVersion": "storage.example.org/v1", "kind": "Bucket",
+            "metadata": {"name": "my-bucket-7xk2p", "ownerReferences": [owner]}});
+        apply_doc(&client, &bucket, "crossplane", false).await;
+        let status = json!({"apiVersion": "storage.example.org/v1", "kind": "Bucket",
+            "metadata": {"name": "my-bucket-7xk2p"}, "status": {"atProvider": {"arn": "arn:example:my-bucket"}}});
+        apply_doc(&client, &status, "test-provider", true).await;
+        client
+    });
+
+    // Inputs come from the cluster: XRD default Composition, observed bucket, its Secret's keys.
+    let d = server.xprender(&["diff", "--cluster", "xbuckets/my-bucket", "-o", "json"]);
+    assert_eq!(
+        d.code, 3,
+        "diff with a missing resource: {}\n{}",
+        d.stdout, d.stderr
+    );
+    let doc = d.json();
+    assert_eq!(doc["inputs"]["composite"], "my-bucket");
+    assert!(
+        doc["inputs"]["composition"]
+            .as_str()
+            .unwrap()
+            .contains("xbuckets-default"),
+        "{}",
+        doc["inputs"]
+    );
+    assert!(
+        doc["inputs"]["composition"]
+            .as_str()
+            .unwrap()
+            .contains("defaultCompositionRef"),
+        "{}",
+        doc["inputs"]
+    );
+    assert_eq!(doc["inputs"]["observed"], json!(["bucket"]));
+    assert_eq!(
+        doc["inputs"]["connectionSecretKeys"],
+        json!(["endpoint", "password"])
+    );
+    assert_eq!(
+        doc["inputs"]["connectionDetailKeys"]["bucket"],
+        json!(["endpoint", "password", "username"])
+    );
+    assert!(!d.stdout.contains("s3cr3t"), "a secret value was printed");
+    let actions = resources_by_action(&doc);
+    assert_eq!(actions["accessKey"], "create", "{doc}");
+    assert_eq!(actions["bucket"], "unchanged", "{doc}");
+    assert_eq!(actions["composite"], "update", "{doc}");
+    let xr_paths: Vec<Value> = changes_of(&doc, "composite")
+        .iter()
+        .map(|c| c["path"].clone())
+        .collect();
+    assert!(
+        xr_paths.contains(&json!("status.arn")),
+        "ToComposite patch from the observed bucket: {xr_paths:?}"
+    );
+
+    // A claim leads to its composite resource.
+    let c = server.xprender(&[
+        "diff",
+        "--cluster",
+        "bucketclaim/my-claim",
+        "-n",
+        "team-a",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(c.code, 3, "{}\n{}", c.stdout, c.stderr);
+    assert_eq!(c.json()["inputs"]["claim"], "my-claim");
+    assert_eq!(c.json()["resources"], doc["resources"]);
+
+    // Dry run: the server validates, nothing is written.
+    let before = rt.block_on(versions(&client));
+    let a = server.xprender(&["apply", "--cluster", "xbuckets/my-bucket"]);
+    assert_eq!(a.code, 0, "dry-run apply: {}\n{}", a.stdout, a.stderr);
+    assert!(
+        a.stdout.contains("created") && a.stdout.contains("(dry run)"),
+        "{}",
+        a.stdout
+    );
+    assert!(
+        a.stdout.contains("Dry run: the cluster was not changed"),
+        "{}",
+        a.stdout
+    );
+    assert_eq!(
+        rt.block_on(versions(&client)),
+        before,
+        "dry-run apply changed the cluster"
+    );
+
+    // --yes creates the access key and updates the XR (a second render pass records the
+    // generated name wherever the render uses it).
+    let a = server.xprender(&["apply", "--cluster", "xbuckets/my-bucket", "--yes"]);
+    assert_eq!(a.code, 0, "apply --yes: {}\n{}", a.stdout, a.stderr);
+    assert!(
+        a.stdout.contains(
+            "accessKey AccessKey (name generated from \"my-bucket-\"): created my-bucket-"
+        ),
+        "{}",
+        a.stdout
+    );
+    let after = rt.block_on(versions(&client));
+    assert_eq!(
+        after.keys().filter(|k| k.starts_with("AccessKey")).count(),
+        1,
+        "{after:?}"
+    );
+    let xr = rt.block_on(get(&client, "example.org/v1alpha1", "XBucket", "my-bucket"));
+    assert_eq!(xr["status"]["arn"], "arn:example:my-bucket", "{xr}");
+    let key_name = after
+        .keys()
+        .find(|k| k.starts_with("AccessKey"))
+        .unwrap()
+        .rsplit('/')
+        .next()
+        .unwrap()
+        .to_string();
+    let key = rt.block_on(get(
+        &client,
+        "storage.example.org/v1",
+        "AccessKey",
+        &key_name,
+    ));
+    assert_eq!(key["spec"]["forProvider"]["bucketName"], "my-bucket");
+    assert!(
+        key["metadata"]["managedFields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["manager"] == "xprender"),
+        "{key}"
+    );
+
+    // The cluster now matches the render: no changes, exit 0.
+    let d = server.xprender(&["diff", "--cluster", "xbuckets/my-bucket"]);
+    assert_eq!(d.code, 0, "diff after apply: {}\n{}", d.stdout, d.stderr);
+    assert!(d.stdout.contains("No changes."), "{}", d.stdout);
+    // The kind may be named as kubectl accepts it.
+    for spelling in ["XBucket.example.org/my-bucket", "xbucket/my-bucket"] {
+        let d = server.xprender(&["diff", "--cluster", spelling]);
+        assert_eq!(d.code, 0, "{spelling}: {}\n{}", d.stdout, d.stderr);
+    }
+    let before = rt.block_on(versions(&client));
+    let a = server.xprender(&["apply", "--cluster", "xbuckets/my-bucket", "--yes"]);
+    assert_eq!(a.code, 0, "{}\n{}", a.stdout, a.stderr);
+    assert_eq!(
+        rt.block_on(versions(&client)),
+        before,
+        "applying an unchanged render wrote something"
+    );
+
+    // An edited Composition: exactly the changed field, exit 3.
+    let comp = data("composition-public.yaml");
+    let comp = comp.to_str().unwrap();
+    let d = server.xprender(&[
+        "diff",
+        "--cluster",
+        "xbuckets/my-bucket",
+        "--composition",
+        comp,
+        "-o",
+        "json",
+    ]);
+    assert_eq!(d.code, 3, "{}\n{}", d.stdout, d.stderr);
+    let doc = d.json();
+    let changed: BTreeMap<String, String> = resources_by_action(&doc)
+        .into_iter()
+        .filter(|(_, a)| a != "unchanged")
+        .collect();
+    assert_eq!(
+        changed,
+        BTreeMap::from([("bucket".to_string(), "update".to_string())]),
+        "{doc}"
+    );
+    assert_eq!(
+        changes_of(&doc, "bucket"),
+        vec![json!({"path": "spec.forProvider.acl", "live": "private", "desired": "public-read"})]
+    );
+    let d = server.xprender(&[
+        "diff",
+        "--cluster",
+        "xbuckets/my-bucket",
+        "--composition",
+        comp,
+    ]);
+    assert_eq!(d.code, 3);
+    assert!(
+        d.stdout
+            .contains("~ spec.forProvider.acl: \"private\" → \"public-read\""),
+        "{}",
+        d.stdout
+    );
+
+    // Another field manager owns the field: reported by name, nothing written; forced on request.
+    rt.block_on(async {
+        let theirs = json!({"apiVersion": "storage.example.org/v1", "kind": "Bucket",
+            "metadata": {"name": "my-bucket-7xk2p"}, "spec": {"forProvider": {"acl": "authenticated-read"}}});
+        apply_doc(&client, &theirs, "ops-team", false).await;
+    });
+    let before = rt.block_on(versions(&client));
+    let a = server.xprender(&["apply", "--cluster", "xbuckets/my-bucket", "--yes"]);
+    assert_eq!(a.code, 1, "{}\n{}", a.stdout, a.stderr);
+    assert!(
+        a.stdout.contains("\"ops-team\"") && a.stdout.contains(".spec.forProvider.acl"),
+        "{}",
+        a.stdout
+    );
+    assert!(a.stdout.contains("--force-conflicts"), "{}", a.stdout);
+    assert_eq!(
+        rt.block_on(versions(&client)),
+        before,
+        "a conflicting apply wrote something"
+    );
+    let a = server.xprender(&[
+        "apply",
+        "--cluster",
+        "xbuckets/my-bucket",
+        "--yes",
+        "--force-conflicts",
+    ]);
+    assert_eq!(a.code, 0, "{}\n{}", a.stdout, a.stderr);
+    let bucket = rt.block_on(get(
+        &client,
+        "storage.example.org/v1",
+        "Bucket",
+        "my-bucket-7xk2p",
+    ));
+    assert_eq!(bucket["spec"]["forProvider"]["acl"], "private");
+
+    // Composition selection as Crossplane does it: selector, reference, the XRD's enforced ref.
+    rt.block_on(apply_docs(
+        &client,
+        yaml_docs(&data("selection.yaml")),
+        "test-setup",
+    ));
+    let source = |xr: &str| {
+        let d = server.xprender(&["diff", "--cluster", &format!("xbuckets/{xr}"), "-o", "json"]);
+        assert_eq!(d.code, 3, "{}\n{}", d.stdout, d.stderr);
+        d.json()["inputs"]["composition"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(
+        source("selected-bucket"),
+        "Composition \"xbuckets-alt\" (spec.compositionSelector provider=alt)"
+    );
+    assert_eq!(
+        source("referencing-bucket"),
+        "Composition \"xbuckets-alt\" (the XR's spec.compositionRef)"
+    );
+    // EnvironmentConfigs from the cluster, merged in order (the selected one wins on replicas).
+    let d = server.xprender(&[
+        "diff",
+        "--cluster",
+        "xbuckets/selected-bucket",
+        "-o",
+        "json",
+    ]);
+    let doc = d.json();
+    assert_eq!(
+        doc["inputs"]["environmentKeys"],
+        json!(["acl", "tier"]),
+        "{doc}"
+    );
+    let desired: BTreeMap<String, Value> = changes_of(&doc, "bucket")
+        .into_iter()
+        .map(|c| {
+            (
+                c["path"].as_str().unwrap().to_string(),
+                c["desired"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        desired["spec.forProvider.acl"], "log-delivery-write",
+        "{doc}"
+    );
+    assert_eq!(desired["spec.forProvider.sizeGiB"], 3, "{doc}");
+
+    // Secret values stay hidden unless asked for.
+    let d = server.xprender(&["diff", "--cluster", "xbuckets/selected-bucket"]);
+    assert!(
+        d.stdout
+            .contains("+ stringData.token: \"(hidden; --show-secrets shows it)\""),
+        "{}",
+        d.stdout
+    );
+    assert!(!d.stdout.contains("t0ps3cret"), "{}", d.stdout);
+    let d = server.xprender(&[
+        "diff",
+        "--cluster",
+        "xbuckets/selected-bucket",
+        "--show-secrets",
+    ]);
+    assert!(
+        d.stdout.contains("+ stringData.token: \"t0ps3cret\""),
+        "{}",
+        d.stdout
+    );
+    // Applying it fails for the Secret alone: nothing sets its namespace.
+    let a = server.xprender(&["apply", "--cluster", "xbuckets/selected-bucket"]);
+    assert_eq!(a.code, 1, "{}\n{}", a.stdout, a.stderr);
+    assert!(a.stdout.contains("secrets is namespaced but the render gives Secret (name generated from \"selected-bucket-\") no metadata.namespace"), "{}", a.stdout);
+    let e = server.xprender(&["diff", "--cluster", "xbuckets/unmatched-bucket"]);
+    assert_eq!(e.code, 1);
+    assert!(
+        e.stderr.contains(
+            "no Composition for XBucket matches the XR's spec.compositionSelector (provider=nobody)"
+        ),
+        "{}",
+        e.stderr
+    );
+    let enforce = json!({"apiVersion": "apiextensions.crossplane.io/v1", "kind": "CompositeResourceDefinition",
+        "metadata": {"name": "xbuckets.example.org"}, "spec": {"enforcedCompositionRef": {"name": "xbuckets-default"}}});
+    rt.block_on(apply_doc(&client, &enforce, "platform-team", false));
+    assert_eq!(
+        source("referencing-bucket"),
+        "Composition \"xbuckets-default\" (the XRD's spec.enforcedCompositionRef)"
+    );
+
+    // Clear errors: a kind nobody serves, a template kind without CRD, an RBAC denial.
+    let e = server.xprender(&["diff", "--cluster", "widgets/w"]);
+    assert_eq!(e.code, 1);
+    assert!(
+        e.stderr.contains("serves no kind \"widgets\"")
+            && e.stderr.contains("CustomResourceDefinition"),
+        "{}",
+        e.stderr
+    );
+    let missing = server.dir.join("composition-missing-crd.yaml");
+    std::fs::write(
+        &missing,
+        std::fs::read_to_string(data("composition.yaml"))
+            .unwrap()
+            .replace("kind: AccessKey", "kind: Widget"),
+    )
+    .unwrap();
+    let e = server.xprender(&[
+        "diff",
+        "--cluster",
+        "xbuckets/my-bucket",
+        "--composition",
+        missing.to_str().unwrap(),
+    ]);
+    assert_eq!(e.code, 1, "{}\n{}", e.stdout, e.stderr);
+    assert!(
+        e.stderr
+            .contains("does not serve kind Widget in storage.example.org/v1"),
+        "{}",
+        e.stderr
+    );
+    let e = server.xprender(&[
+        "diff",
+        "--cluster",
+        "xbuckets/my-bucket",
+        "--context",
+        "bob",
+    ]);
+    assert_eq!(e.code, 1, "{}\n{}", e.stdout, e.stderr);
+    assert!(
+        e.stderr.contains("forbidden")
+            && e.stderr.contains("verb \"get\"")
+            && e.stderr.contains("\"xbuckets.example.org\""),
+        "{}",
+        e.stderr
+    );
+    assert!(e.stderr.contains("User \"bob\""), "{}", e.stderr);
+}
+
+/// The repository's platform-db example, live: every resource is new, one apply converges.
+#[test]
+#[ignore = "needs kube-apiserver; scripts/suites/70-cluster.sh runs them"]
+fn the_platform_db_example_converges_on_a_live_api_server() {
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/platform-db");
+    let server = ApiServer::start();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let client = rt.block_on(async {
+        let client = server.client().await;
+        server.wait_ready(&client).await;
+        apply_docs(&client, yaml_docs(&data("crds.yaml")), "test-setup").await;
+        apply_docs(
+            &client,
+            yaml_docs(&data("platform-db-crds.yaml")),
+            "test-setup",
+        )
+        .await;
+        for f in ["xrd.yaml", "composition.yaml", "xr.yaml"] {
+            apply_docs(&client, yaml_docs(&example.join(f)), "test-setup").await;
+        }
+        client
+    });
+    let target = "xpostgresqlinstances/orders-db";
+
+    let d = server.xprender(&["diff", "--cluster", target, "-o", "json"]);
+    assert_eq!(d.code, 3, "{}\n{}", d.stdout, d.stderr);
+    let doc = d.json();
+    assert!(
+        doc["inputs"]["composition"]
+            .as_str()
+            .unwrap()
+            .contains("postgresql-aws"),
+        "{doc}"
+    );
+    let actions = resources_by_action(&doc);
+    let composed: Vec<&String> = actions
+        .iter()
+        .filter(|(r, _)| *r != "composite")
+        .map(|(_, a)| a)
+        .collect();
+    assert!(
+        composed.len() >= 5 && composed.iter().all(|a| *a == "create"),
+        "{actions:?}"
+    );
+
+    let kinds = [
+        ("platform.example.org/v1alpha1", "XPostgreSQLInstance"),
+        ("ec2.aws.upbound.io/v1beta1", "SecurityGroup"),
+        ("rds.aws.upbound.io/v1beta1", "SubnetGroup"),
+        ("rds.aws.upbound.io/v1beta1", "ClusterParameterGroup"),
+        ("rds.aws.upbound.io/v1beta1", "Instance"),
+        ("s3.aws.upbound.io/v1beta1", "Bucket"),
+        ("kubernetes.crossplane.io/v1alpha2", "Object"),
+    ];
+    let before = rt.block_on(versions_of(&client, &kinds));
+    assert_eq!(before.len(), 1, "only the XR exists: {before:?}");
+    let a = server.xprender(&["apply", "--cluster", target]);
+    assert_eq!(a.code, 0, "{}\n{}", a.stdout, a.stderr);
+    assert_eq!(
+        rt.block_on(versions_of(&client, &kinds)),
+        before,
+        "dry-run apply changed the cluster"
+    );
+
+    let a = server.xprender(&["apply", "--cluster", target, "--yes"]);
+    assert_eq!(a.code, 0, "{}\n{}", a.stdout, a.stderr);
+    assert_eq!(
+        rt.block_on(versions_of(&client, &kinds)).len(),
+        composed.len() + 1
+    );
+    let d = server.xprender(&["diff", "--cluster", target]);
+    assert_eq!(d.code, 0, "diff after apply: {}\n{}", d.stdout, d.stderr);
+    let d = server.xprender(&[
+        "diff",
+        "--cluster",
+        "postgresqlinstance/orders-db",
+        "-n",
+        "orders",
+    ]);
+    assert_eq!(d.code, 1, "no claim was created: {}", d.stderr);
+    assert!(
+        d.stderr
+            .contains("PostgreSQLInstance \"orders-db\" not found in namespace \"orders\""),
+        "{}",
+        d.stderr
+    );
+}
+
+fn kubeconfig_for(dir: &Path, server: &str) -> PathBuf {
+    let path = dir.join("kubeconfig");
+    let mut f = std::fs::File::create(&path).unwrap();
+    write!(
+        f,
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {{server: \"{server}\", insecure-skip-tls-verify: true}}\n\
+         users:\n- name: u\n  user: {{token: t}}\ncontexts:\n- name: c\n  context: {{cluster: c, user: u}}\ncurrent-context: c\n"
+    )
+    .unwrap();
+    path
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("xprender-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn an_unreachable_server_is_named() {
+    let dir = scratch("unreachable");
+    let port = free_port(); // closed again: nothing listens there
+    let kc = kubeconfig_for(&dir, &format!("https://127.0.0.1:{port}"));
+    let mut cmd = Command::new(xprender_bin());
+    cmd.args(["diff", "--cluster", "xbuckets/x", "--kubeconfig"])
+        .arg(&kc);
+    let r = run(cmd);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains(&format!(
+            "cannot reach the API server at https://127.0.0.1:{port}"
+        )),
+        "{}",
+        r.stderr
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_silent_server_times_out() {
+    let dir = scratch("timeout");
+    // Accepts connections and never answers.
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let held = std::thread::spawn(move || {
+        let conns: Vec<_> = listener.incoming().take(4).filter_map(Result::ok).collect();
+        std::thread::sleep(Duration::from_secs(5));
+        drop(conns);
+    });
+    let kc = kubeconfig_for(&dir, &format!("https://127.0.0.1:{port}"));
+    let mut cmd = Command::new(xprender_bin());
+    cmd.args([
+        "diff",
+        "--cluster",
+        "xbuckets/x",
+        "--timeout",
+        "1s",
+        "--kubeconfig",
+    ])
+    .arg(&kc);
+    let started = Instant::now();
+    let r = run(cmd);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("timed out after 1s"), "{}", r.stderr);
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "took {:?}",
+        started.elapsed()
+    );
+    drop(held);
+    let _ = std::fs::remove_dir_all(dir);
+}
