@@ -19,7 +19,7 @@ pub(crate) struct Cli {
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
     /// Render a composite resource with a Composition.
-    Render(crate::commands::render::RenderArgs),
+    Render(Box<crate::commands::render::RenderArgs>),
     /// Work with Crossplane packages (xpkg) in OCI registries.
     #[command(subcommand)]
     Xpkg(crate::commands::xpkg::XpkgCommand),

@@ -420,6 +420,27 @@ fn render_diff_apply_against_a_live_api_server() {
         client
     });
 
+    // render --cluster reads the same inputs and renders them as from files.
+    let r = server.xprender(&[
+        "render",
+        "--cluster",
+        "xbuckets/my-bucket",
+        "--output",
+        "json",
+    ]);
+    assert_eq!(r.code, 0, "render --cluster: {}\n{}", r.stdout, r.stderr);
+    let out = r.json();
+    assert_eq!(
+        out["composite"]["metadata"]["name"], "my-bucket",
+        "{}",
+        r.stdout
+    );
+    assert!(
+        out["resources"].as_object().is_some_and(|m| !m.is_empty()),
+        "render --cluster composed nothing: {}",
+        r.stdout
+    );
+
     // Inputs come from the cluster: XRD default Composition, observed bucket, its Secret's keys.
     let d = server.xprender(&["diff", "--cluster", "xbuckets/my-bucket", "-o", "json"]);
     assert_eq!(

@@ -56,7 +56,6 @@ pub(crate) struct ClusterOptions {
     pub(crate) fetch: FetchOptions,
 }
 
-#[allow(dead_code)] // the entry point of `render --cluster`
 /// Connects and reads everything a render of `target` needs; `inputs.request` is the engine
 /// request.
 pub(crate) async fn fetch_render_inputs(

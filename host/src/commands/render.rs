@@ -34,6 +34,15 @@ pub(crate) enum SemanticsArg {
     Function,
 }
 
+impl SemanticsArg {
+    fn as_str(self) -> &'static str {
+        match self {
+            SemanticsArg::Native => "native",
+            SemanticsArg::Function => "function",
+        }
+    }
+}
+
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
 Examples:
@@ -55,10 +64,10 @@ Examples:
 Exit codes: 0 rendered (or the XR is paused), 1 the render failed, 2 usage or input error.")]
 pub(crate) struct RenderArgs {
     /// The composite resource (YAML or JSON).
-    #[arg(required_unless_present = "request", value_name = "XR")]
+    #[arg(required_unless_present_any = ["request", "cluster"], value_name = "XR")]
     pub(crate) xr: Option<PathBuf>,
     /// The Composition: a file (multi-document allowed) or a directory of YAML/JSON files.
-    #[arg(required_unless_present_any = ["request", "package"], value_name = "COMPOSITION")]
+    #[arg(required_unless_present_any = ["request", "package", "cluster"], value_name = "COMPOSITION")]
     pub(crate) composition: Option<PathBuf>,
     /// Take the Compositions and XRDs from a Crossplane package instead of COMPOSITION: a
     /// registry reference (pulled through the verified cache) or a file from `xpkg build`.
@@ -104,6 +113,27 @@ pub(crate) struct RenderArgs {
         conflicts_with_all = ["xr", "composition", "observed_resources", "environment", "xrd", "semantics", "package", "composition_name"]
     )]
     pub(crate) request: Option<String>,
+    /// Read the XR (or a claim, followed to its XR), its Composition, the observed composed
+    /// resources, their connection Secrets and the XRD from a live cluster: KIND/NAME.
+    #[arg(
+        long,
+        value_name = "KIND/NAME",
+        conflicts_with_all = ["xr", "composition", "observed_resources", "environment", "xrd", "package", "request"]
+    )]
+    pub(crate) cluster: Option<String>,
+    /// With --cluster: the claim's namespace (default: the kubeconfig context's).
+    #[arg(long, short = 'n', requires = "cluster")]
+    pub(crate) namespace: Option<String>,
+    /// With --cluster: the kubeconfig context to use.
+    #[arg(long, requires = "cluster")]
+    pub(crate) context: Option<String>,
+    /// With --cluster: the kubeconfig file (default: $KUBECONFIG, ~/.kube/config, then
+    /// in-cluster config).
+    #[arg(long, value_name = "FILE", requires = "cluster")]
+    pub(crate) kubeconfig: Option<PathBuf>,
+    /// With --cluster: the limit for each request to the API server.
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = parse_duration)]
+    pub(crate) cluster_timeout: Duration,
     /// Memory cap of the engine sandbox, e.g. 256MiB, 64M, 1GiB.
     #[arg(long, value_name = "SIZE", default_value = "256MiB", value_parser = parse_size)]
     pub(crate) max_memory: usize,
@@ -120,9 +150,10 @@ pub(crate) fn run(args: &RenderArgs) -> anyhow::Result<ExitCode> {
         max_memory: args.max_memory,
         timeout: args.timeout,
     };
-    let (request, plan) = match &args.request {
-        Some(source) => raw_request(source)?,
-        None => build_request(args)?,
+    let (request, plan) = match (&args.request, &args.cluster) {
+        (Some(source), _) => raw_request(source)?,
+        (None, Some(target)) => cluster_request(args, target)?,
+        (None, None) => build_request(args)?,
     };
     let started = std::time::Instant::now();
     let runtime = load_runtime(args.engine.as_deref())?;
@@ -249,6 +280,35 @@ fn raw_request(source: &str) -> anyhow::Result<(Vec<u8>, Plan)> {
     Ok((bytes, plan))
 }
 
+/// The request for a live XR: everything read from the cluster, rendered as from files.
+fn cluster_request(args: &RenderArgs, target: &str) -> anyhow::Result<(Vec<u8>, Plan)> {
+    use crate::cluster::{self, ClusterOptions, Target};
+    let target = Target::parse(target, args.namespace.clone())?;
+    let opts = ClusterOptions {
+        connect: cluster::ConnectOptions {
+            kubeconfig: args.kubeconfig.clone(),
+            context: args.context.clone(),
+            timeout: args.cluster_timeout,
+        },
+        fetch: cluster::FetchOptions::default(),
+    };
+    let inputs = cluster::block_on(cluster::fetch_render_inputs(&target, &opts))??;
+    for w in &inputs.warnings {
+        eprintln!("warning: {w}");
+    }
+    let mut request = inputs.request;
+    if let Some(options) = request.get_mut("options") {
+        if let Some(sem) = args.semantics {
+            options["semantics"] = json!(sem.as_str());
+        }
+        if args.trace {
+            options["trace"] = json!(true);
+        }
+    }
+    let plan = Plan::new(inputs.xr, &inputs.composition);
+    Ok((serde_json::to_vec(&request)?, plan))
+}
+
 fn build_request(args: &RenderArgs) -> anyhow::Result<(Vec<u8>, Plan)> {
     let Some(xr_path) = &args.xr else {
         return Err(input_error!("XR and COMPOSITION are required without --request").into());
@@ -317,11 +377,7 @@ fn build_request(args: &RenderArgs) -> anyhow::Result<(Vec<u8>, Plan)> {
     }
     let mut options = Map::new();
     if let Some(s) = args.semantics {
-        let s = match s {
-            SemanticsArg::Native => "native",
-            SemanticsArg::Function => "function",
-        };
-        options.insert("semantics".into(), s.into());
+        options.insert("semantics".into(), s.as_str().into());
     }
     if args.trace {
         options.insert("trace".into(), true.into());
