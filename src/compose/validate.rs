@@ -261,19 +261,32 @@ fn transforms(ts: &[Value], path: &dyn Display, native: bool) -> Result<(), Stri
 
 /// v1 `ReadinessCheck.Validate` (zero values already read as unset).
 fn native_check(c: &Check, path: &str) -> Result<(), String> {
+    check(
+        c,
+        path,
+        "cannot be empty for type MatchString",
+        "cannot be 0 for type MatchInteger",
+    )
+}
+
+/// FN's readiness check validation: the same rules, with pointers ("nil") for unset values.
+fn fn_check(c: &Check, path: &str) -> Result<(), String> {
+    check(
+        c,
+        path,
+        "cannot be nil for type MatchString",
+        "cannot be nil for type MatchInteger",
+    )
+}
+
+fn check(c: &Check, path: &str, no_string: &str, no_integer: &str) -> Result<(), String> {
     match c.kind.as_str() {
         "None" => return Ok(()),
         "MatchString" if c.match_string.is_none() => {
-            return Err(required(
-                &format!("{path}.matchString"),
-                "cannot be empty for type MatchString",
-            ));
+            return Err(required(&format!("{path}.matchString"), no_string));
         }
         "MatchInteger" if c.match_integer.is_none() => {
-            return Err(required(
-                &format!("{path}.matchInteger"),
-                "cannot be 0 for type MatchInteger",
-            ));
+            return Err(required(&format!("{path}.matchInteger"), no_integer));
         }
         "MatchCondition" => return match_condition(c, path),
         "MatchString" | "MatchInteger" | "NonEmpty" | "MatchTrue" | "MatchFalse" => {}
@@ -421,37 +434,6 @@ fn fn_template(t: &Template, path: &str) -> Result<(), String> {
     }
     for (i, c) in t.readiness_checks.iter().enumerate() {
         fn_check(c, &format!("{path}.readinessChecks[{i}]"))?;
-    }
-    Ok(())
-}
-
-fn fn_check(c: &Check, path: &str) -> Result<(), String> {
-    match c.kind.as_str() {
-        "None" => return Ok(()),
-        "MatchString" if c.match_string.is_none() => {
-            return Err(required(
-                &format!("{path}.matchString"),
-                "cannot be nil for type MatchString",
-            ));
-        }
-        "MatchInteger" if c.match_integer.is_none() => {
-            return Err(required(
-                &format!("{path}.matchInteger"),
-                "cannot be nil for type MatchInteger",
-            ));
-        }
-        "MatchCondition" => return match_condition(c, path),
-        "MatchString" | "MatchInteger" | "NonEmpty" | "MatchTrue" | "MatchFalse" => {}
-        other => {
-            return Err(invalid(
-                &format!("{path}.type"),
-                other,
-                "unknown readiness check type",
-            ));
-        }
-    }
-    if c.field_path.is_none() {
-        return Err(required(&format!("{path}.fieldPath"), "cannot be empty"));
     }
     Ok(())
 }
