@@ -167,17 +167,8 @@ fn fmt_e(out: &mut String, digs: &Digits, prec: i64, fmt: u8) {
         }
     }
     out.push(char::from(fmt));
-    let mut exp = if digs.d.is_empty() { 0 } else { digs.dp - 1 };
-    if exp < 0 {
-        out.push('-');
-        exp = -exp;
-    } else {
-        out.push('+');
-    }
-    if exp < 10 {
-        out.push('0');
-    }
-    let _ = write!(out, "{exp}");
+    let exp = if digs.d.is_empty() { 0 } else { digs.dp - 1 };
+    push_exponent(out, exp);
 }
 
 /// `%f`: ddddddd.ddddd
@@ -287,12 +278,13 @@ fn fmt_x(out: &mut String, f: f64, prec: i64, fmt: u8) {
         }
     }
     out.push(if fmt == b'X' { 'P' } else { 'p' });
-    if exp < 0 {
-        out.push('-');
-        exp = -exp;
-    } else {
-        out.push('+');
-    }
+    push_exponent(out, exp);
+}
+
+/// A signed exponent of at least two digits, as Go writes it after `e` and `p`.
+fn push_exponent(out: &mut String, exp: i64) {
+    out.push(if exp < 0 { '-' } else { '+' });
+    let exp = exp.unsigned_abs();
     if exp < 10 {
         out.push('0');
     }
