@@ -10,6 +10,7 @@ pub(crate) mod read;
 pub(crate) mod scan;
 
 pub use json::ParseError;
+pub(crate) use json::write_string as write_json_string;
 pub use map::Map;
 
 /// How deep containers may nest in any JSON the engine reads: the recursive

@@ -50,10 +50,11 @@ struct Reader<'t> {
     numbers: Numbers,
 }
 
-/// An open container and what has been read of it.
+/// An open container: where its items start on the shared item stack (and,
+/// for an object, the key whose value is being read).
 enum Open {
-    Array(Vec<Value>),
-    Object(Vec<(String, Value)>, String),
+    Array(usize),
+    Object(usize, String),
 }
 
 // The small helpers are inlined by hand: the module is built for size, which
@@ -94,6 +95,10 @@ impl Reader<'_> {
 
     fn document(&mut self, max_depth: usize) -> Result<Value, Fault> {
         let mut stack: Vec<Open> = Vec::new();
+        // Items of all open containers, so each container is allocated once,
+        // at its exact size, when it closes.
+        let mut items: Vec<Value> = Vec::new();
+        let mut members: Vec<(String, Value)> = Vec::new();
         loop {
             self.ws();
             let mut v = match self.peek() {
@@ -109,7 +114,7 @@ impl Reader<'_> {
                             return Err(Fault::Depth(open));
                         }
                         let key = self.key()?;
-                        stack.push(Open::Object(Vec::new(), key));
+                        stack.push(Open::Object(members.len(), key));
                         continue;
                     }
                 }
@@ -124,7 +129,7 @@ impl Reader<'_> {
                         if stack.len() >= max_depth {
                             return Err(Fault::Depth(open));
                         }
-                        stack.push(Open::Array(Vec::new()));
+                        stack.push(Open::Array(items.len()));
                         continue;
                     }
                 }
@@ -141,8 +146,8 @@ impl Reader<'_> {
                     return Ok(v);
                 };
                 match top {
-                    Open::Array(items) => items.push(v),
-                    Open::Object(members, key) => members.push((std::mem::take(key), v)),
+                    Open::Array(_) => items.push(v),
+                    Open::Object(_, key) => members.push((std::mem::take(key), v)),
                 }
                 self.ws();
                 match (self.peek(), top) {
@@ -158,9 +163,11 @@ impl Reader<'_> {
                     (Some(b']'), Open::Array(_)) | (Some(b'}'), Open::Object(..)) => {
                         self.i += 1;
                         v = match stack.pop() {
-                            Some(Open::Array(items)) => Value::Array(items),
-                            Some(Open::Object(members, _)) => {
-                                Value::Object(Map::from_unsorted(members))
+                            Some(Open::Array(start)) => {
+                                Value::Array(items.drain(start..).collect())
+                            }
+                            Some(Open::Object(start, _)) => {
+                                Value::Object(Map::from_unsorted(members.drain(start..).collect()))
                             }
                             None => Value::Null,
                         };
