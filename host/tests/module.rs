@@ -9,10 +9,11 @@ use wasmtime::{Engine, ExternType, Module, ValType};
 static CORE: &[u8] = include_bytes!(env!("XPRENDER_CORE_WASM"));
 
 /// Ceiling of the shipped module after `wasm-opt -Oz`: today's size plus a little room, so
-/// growth fails the build. The budget (250 KiB, gzip 100 KiB) is not met yet; the gap and
-/// where the bytes go are in docs/benchmarks.md. Lower these as the module shrinks.
-const MAX_BYTES: usize = 460_000;
-const MAX_GZIP_BYTES: usize = 210_000;
+/// growth fails the build. The budget (250 KiB, gzip 100 KiB) is not met: the module's code
+/// is generated for speed (`opt-level = 3`, see Cargo.toml), and the gap and where the bytes
+/// go are in docs/benchmarks.md. Lower these as the module shrinks.
+const MAX_BYTES: usize = 560_000;
+const MAX_GZIP_BYTES: usize = 226_000;
 
 #[test]
 fn core_module_imports_nothing_and_exports_the_abi() {
