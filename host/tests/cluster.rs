@@ -1134,6 +1134,32 @@ fn local_and_package_compositions_against_a_live_api_server() {
         "{}",
         e.stderr
     );
+
+    // Among several local Compositions for the XR, Crossplane's selection must find one.
+    rt.block_on(async {
+        let (api, _, _) = dynamic(&client, "example.org/v1alpha1", "XBucket")
+            .await
+            .unwrap();
+        let patch = json!({"spec": {"compositionRef": {"name": "xbuckets-alt"}}});
+        api.patch("my-bucket", &PatchParams::default(), &Patch::Merge(patch))
+            .await
+            .unwrap();
+    });
+    let e = server.xprender(&["diff", "--cluster", target, "--package", package]);
+    assert_eq!(e.code, 2, "{}\n{}", e.stdout, e.stderr);
+    assert!(
+        e.stderr.contains(&format!(
+            "package {package}: the XR's compositionRef names Composition \"xbuckets-alt\", which is not among the documents given"
+        )) && e.stderr.contains("; pick one with --composition-name"),
+        "{}",
+        e.stderr
+    );
+    let d = server.xprender(&[&["diff"][..], &public, &["-o", "json"]].concat());
+    assert_eq!(d.code, 3, "{}\n{}", d.stdout, d.stderr);
+    assert_eq!(
+        acl_change(&d.json()),
+        Some((json!("private"), json!("public-read")))
+    );
 }
 
 /// Composition revisions as Crossplane v1.14 picks them: the pinned one under the Manual policy,
