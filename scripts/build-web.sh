@@ -15,10 +15,10 @@ pkg_version=$(node -p "require('$pkg/package.json').version")
 
 # A target dir of its own: the web feature must not invalidate the core module's build.
 target="$ROOT/target/web"
-step "cargo build (feature web, profile wasm)"
-CARGO_TARGET_DIR="$target" nice -n 10 cargo build --locked --profile wasm \
+step "cargo build (feature web, profile web)"
+CARGO_TARGET_DIR="$target" nice -n 10 cargo build --locked --profile web \
   --target wasm32-unknown-unknown -p xprender --features web
-wasm="$target/wasm32-unknown-unknown/wasm/xprender.wasm"
+wasm="$target/wasm32-unknown-unknown/web/xprender.wasm"
 [ -f "$wasm" ] || die "cargo produced no $wasm"
 
 wasm_opt="$ROOT/node_modules/.bin/wasm-opt"

@@ -33,7 +33,7 @@ mod web;
 pub use compose::{Output, Request, render};
 pub use error::{Context, Error, ErrorKind, Result};
 pub use semantics::Semantics;
-pub use value::{Map, ParseError, Value};
+pub use value::{Map, ParseError, Value, map};
 
 /// The version of the engine.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

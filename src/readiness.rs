@@ -132,7 +132,7 @@ fn decodable(c: &Value) -> bool {
     };
     let strings_ok = ["type", "status", "reason", "message"]
         .iter()
-        .all(|k| matches!(m.get(*k), None | Some(Value::Null | Value::String(_))));
+        .all(|k| matches!(m.get(k), None | Some(Value::Null | Value::String(_))));
     let time_ok = match m.get("lastTransitionTime") {
         None | Some(Value::Null) => true,
         Some(Value::String(s)) => crate::compose::is_rfc3339(s),

@@ -382,7 +382,7 @@ fn go_text(f: f64) -> String {
     let Value::Object(m) = t_float(f) else {
         unreachable!()
     };
-    m["v"].as_str().unwrap().to_owned()
+    m.get("v").and_then(Value::as_str).unwrap().to_owned()
 }
 
 fn build_oracle() -> PathBuf {

@@ -77,7 +77,12 @@ impl Request {
                 format!("request: expected object, got {}", doc.go_type()),
             ));
         };
-        let observed = match member(&root, "observed") {
+        // `observed.composite` stands in for `xr` when only it is given.
+        let observed_xr = member(&root, "observed")
+            .and_then(|o| o.get("composite"))
+            .filter(|v| !v.is_null() && member(&root, "xr").is_none())
+            .cloned();
+        let observed = match root.remove("observed").filter(|v| !v.is_null()) {
             Some(v) => decode_observed(d, v)?,
             None => Observed::default(),
         };
@@ -85,18 +90,11 @@ impl Request {
             Some(v) => decode_options(d, v)?,
             None => Options::default(),
         };
-        // `observed.composite` stands in for `xr` when only it is given.
         let xr = match root.remove("xr").filter(|v| !v.is_null()) {
             Some(v) => v,
-            None => root
-                .get("observed")
-                .and_then(|o| o.get("composite"))
-                .filter(|v| !v.is_null())
-                .cloned()
-                .ok_or_else(|| {
-                    Error::new(ErrorKind::InvalidRequest, "xr: required value")
-                        .with_field_path("xr")
-                })?,
+            None => observed_xr.ok_or_else(|| {
+                Error::new(ErrorKind::InvalidRequest, "xr: required value").with_field_path("xr")
+            })?,
         };
         d.object(&xr, &"xr")?;
         let composition = root
@@ -166,25 +164,30 @@ fn decode_options(d: Dec, v: &Value) -> Result<Options> {
     })
 }
 
-fn decode_observed(d: Dec, v: &Value) -> Result<Observed> {
+/// `observed`, taken apart rather than copied: it is the bulk of a request.
+fn decode_observed(d: Dec, v: Value) -> Result<Observed> {
     let at = At::Root("observed");
-    let m = d.object(v, &at)?;
-    if let Some(c) = member(m, "composite") {
+    d.object(&v, &at)?;
+    let Value::Object(mut m) = v else {
+        return Ok(Observed::default());
+    };
+    if let Some(c) = member(&m, "composite") {
         d.object(c, &At::Key(&at, "composite"))?;
     }
-    let environment = match member(m, "environment") {
+    let environment = match member(&m, "environment") {
         Some(e) => {
             d.object(e, &At::Key(&at, "environment"))?;
-            Some(e.clone())
+            m.remove("environment")
         }
         None => None,
     };
     let mut resources = BTreeMap::new();
-    if let Some(rs) = d.opt_obj(m, "resources", &at)? {
+    d.opt_obj(&m, "resources", &at)?;
+    if let Some(Value::Object(rs)) = m.remove("resources") {
         let rsat = At::Key(&at, "resources");
         for (name, r) in rs {
-            let rat = At::Key(&rsat, name);
-            let rm = d.object(r, &rat)?;
+            let rat = At::Key(&rsat, &name);
+            let rm = d.object(&r, &rat)?;
             let resource = member(rm, "resource").ok_or_else(|| {
                 Error::new(
                     ErrorKind::InvalidRequest,
@@ -210,10 +213,14 @@ fn decode_observed(d: Dec, v: &Value) -> Result<Observed> {
                     connection_details.push((k.clone(), bytes));
                 }
             }
+            let Value::Object(mut rm) = r else {
+                continue;
+            };
+            let resource = rm.remove("resource").unwrap_or_default();
             resources.insert(
-                name.clone(),
+                name,
                 ObservedResource {
-                    resource: resource.clone(),
+                    resource,
                     connection_details,
                 },
             );

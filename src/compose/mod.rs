@@ -12,6 +12,7 @@ mod output;
 mod pipeline;
 mod validate;
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use crate::connection::{self, Details};
@@ -346,13 +347,13 @@ fn finish(mut st: State<'_>, input_xr: Option<Value>) -> Result<Output> {
 
 /// The object Crossplane reads after applying `desired` over `observed`
 /// (a JSON merge patch: objects merge, `null` deletes, the rest replaces).
-pub(crate) fn applied(observed: Option<&Value>, desired: &Value) -> Value {
+pub(crate) fn applied<'v>(observed: Option<&Value>, desired: &'v Value) -> Cow<'v, Value> {
     match observed {
-        None => desired.clone(),
+        None => Cow::Borrowed(desired),
         Some(o) => {
             let mut out = o.clone();
             merge_patch(&mut out, desired);
-            out
+            Cow::Owned(out)
         }
     }
 }
@@ -400,9 +401,9 @@ mod tests {
         let observed = v(r#"{"a":{"b":1,"c":2},"d":[1],"e":"x","s":{"ok":true}}"#);
         let desired = v(r#"{"a":{"b":9,"n":null},"d":[2],"e":null}"#);
         assert_eq!(
-            applied(Some(&observed), &desired),
+            *applied(Some(&observed), &desired),
             v(r#"{"a":{"b":9,"c":2},"d":[2],"s":{"ok":true}}"#)
         );
-        assert_eq!(applied(None, &desired), desired);
+        assert_eq!(*applied(None, &desired), desired);
     }
 }

@@ -121,5 +121,5 @@ impl Output {
 
 /// A JSON string literal in Go's form.
 fn json_string(out: &mut String, s: &str) {
-    Value::String(s.to_owned()).write_json(out);
+    crate::value::write_json_string(out, s);
 }

@@ -2,10 +2,9 @@
 
 use std::fmt::{self, Write as _};
 
-use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
-
-use super::{Map, Value};
+use super::Value;
+use super::read::{self, Fault, Numbers};
+use super::scan;
 
 /// Why a JSON text could not be parsed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,117 +19,55 @@ pub struct ParseError {
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        write!(
+            f,
+            "{} at line {}, column {}",
+            self.message, self.line, self.column
+        )
     }
 }
 
 impl std::error::Error for ParseError {}
 
+/// Kubernetes' decoding of a JSON document, with Go's error texts.
 pub(super) fn parse(text: &str) -> Result<Value, ParseError> {
-    serde_json::from_str(text).map_err(|e| ParseError {
-        message: e.to_string(),
-        line: e.line(),
-        column: e.column(),
+    read::read(text, Numbers::Kubernetes, super::MAX_DEPTH).map_err(|fault| {
+        let (message, at) = match fault {
+            Fault::Syntax(at) => scan::syntax_error(text.as_bytes())
+                .unwrap_or_else(|| ("invalid JSON".to_owned(), at)),
+            Fault::Range(at, lit) => (
+                format!("json: cannot unmarshal number {lit} into Go value of type float64"),
+                at,
+            ),
+            Fault::Depth(at) => (
+                format!(
+                    "JSON nested more than {} levels deep is beyond the engine's limit",
+                    super::MAX_DEPTH
+                ),
+                at,
+            ),
+        };
+        let (line, column) = position(text, at);
+        ParseError {
+            message,
+            line,
+            column,
+        }
     })
 }
 
-impl<'de> Deserialize<'de> for Value {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(ValueVisitor)
-    }
-}
-
-struct ValueVisitor;
-
-impl<'de> Visitor<'de> for ValueVisitor {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-        Ok(Value::Bool(v))
-    }
-
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::Int(v))
-    }
-
-    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        // Kubernetes' decoder: an integer literal that overflows int64 is a float64.
-        Ok(match i64::try_from(v) {
-            Ok(i) => Value::Int(i),
-            #[allow(clippy::cast_precision_loss)]
-            Err(_) => Value::Float(v as f64),
-        })
-    }
-
-    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-        Ok(Value::Float(v))
-    }
-
-    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-        Ok(Value::String(v.to_owned()))
-    }
-
-    fn visit_string<E>(self, v: String) -> Result<Value, E> {
-        Ok(Value::String(v))
-    }
-
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-
-    fn visit_none<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        Deserialize::deserialize(d)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
-        while let Some(item) = seq.next_element()? {
-            items.push(item);
-        }
-        Ok(Value::Array(items))
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
-        let mut map = Map::new();
-        while let Some((k, v)) = access.next_entry::<String, Value>()? {
-            map.insert(k, v);
-        }
-        Ok(Value::Object(map))
-    }
-}
-
-impl Serialize for Value {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Value::Null => serializer.serialize_unit(),
-            Value::Bool(b) => serializer.serialize_bool(*b),
-            Value::Int(i) => serializer.serialize_i64(*i),
-            Value::Float(f) => serializer.serialize_f64(*f),
-            Value::String(s) => serializer.serialize_str(s),
-            Value::Array(a) => {
-                let mut seq = serializer.serialize_seq(Some(a.len()))?;
-                for item in a {
-                    seq.serialize_element(item)?;
-                }
-                seq.end()
-            }
-            Value::Object(m) => {
-                let mut map = serializer.serialize_map(Some(m.len()))?;
-                for (k, v) in m {
-                    map.serialize_entry(k, v)?;
-                }
-                map.end()
-            }
-        }
-    }
+/// 1-based line and column (in characters) of byte offset `at`.
+fn position(text: &str, at: usize) -> (usize, usize) {
+    let before = text.as_bytes().get(..at).unwrap_or(text.as_bytes());
+    let line_start = before
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(0, |i| i + 1);
+    let line = 1 + before.iter().filter(|&&c| c == b'\n').count();
+    let column = 1 + String::from_utf8_lossy(&before[line_start..])
+        .chars()
+        .count();
+    (line, column)
 }
 
 pub(super) fn write(out: &mut String, v: &Value) {
@@ -221,39 +158,46 @@ const HEX: &[u8; 16] = b"0123456789abcdef";
 /// Go's `encodeState.string` with HTML escaping on.
 pub(crate) fn write_string(out: &mut String, s: &str) {
     out.push('"');
-    let mut start = 0;
-    for (i, c) in s.char_indices() {
-        let escape: Option<&str> = match c {
-            '"' => Some("\\\""),
-            '\\' => Some("\\\\"),
-            '\n' => Some("\\n"),
-            '\r' => Some("\\r"),
-            '\t' => Some("\\t"),
-            '\u{8}' => Some("\\b"),
-            '\u{c}' => Some("\\f"),
-            _ => None,
+    let b = s.as_bytes();
+    let (mut start, mut i) = (0, 0);
+    // Byte by byte: every character that needs escaping starts with a byte of
+    // its own (U+2028 and U+2029 with E2 80 A8/A9), and runs in between are
+    // copied whole.
+    while i < b.len() {
+        let c = b[i];
+        let (escape, len): (&str, usize) = match c {
+            b'"' => ("\\\"", 1),
+            b'\\' => ("\\\\", 1),
+            b'\n' => ("\\n", 1),
+            b'\r' => ("\\r", 1),
+            b'\t' => ("\\t", 1),
+            0x08 => ("\\b", 1),
+            0x0c => ("\\f", 1),
+            0x00..=0x1f | b'<' | b'>' | b'&' => ("", 1),
+            0xe2 if b.get(i + 1) == Some(&0x80) && matches!(b.get(i + 2), Some(0xa8 | 0xa9)) => {
+                ("", 3)
+            }
+            _ => {
+                i += 1;
+                continue;
+            }
         };
-        let needs_hex = escape.is_none()
-            && (c < '\u{20}'
-                || c == '<'
-                || c == '>'
-                || c == '&'
-                || c == '\u{2028}'
-                || c == '\u{2029}');
-        if escape.is_none() && !needs_hex {
-            continue;
-        }
         out.push_str(&s[start..i]);
-        if let Some(e) = escape {
-            out.push_str(e);
-        } else {
-            let n = c as u32;
+        if escape.is_empty() {
+            let n = if len == 3 {
+                0x2000 | u32::from(b[i + 2] & 0x3f)
+            } else {
+                u32::from(c)
+            };
             out.push_str("\\u");
             for shift in [12, 8, 4, 0] {
                 out.push(HEX[((n >> shift) & 0xF) as usize] as char);
             }
+        } else {
+            out.push_str(escape);
         }
-        start = i + c.len_utf8();
+        i += len;
+        start = i;
     }
     out.push_str(&s[start..]);
     out.push('"');
@@ -283,9 +227,7 @@ mod tests {
 
     #[test]
     fn kubernetes_number_typing() {
-        // serde_json reads `-0` as the float -0.0 (Kubernetes: int 0); the JSON
-        // round trip of every write turns it into int 0 again.
-        let v = parse(r#"[1, 1.0, 1e2, 9223372036854775808, -9223372036854775808]"#).unwrap();
+        let v = parse(r#"[1, 1.0, 1e2, 9223372036854775808, -9223372036854775808, -0]"#).unwrap();
         assert_eq!(
             v,
             Value::Array(vec![
@@ -294,9 +236,23 @@ mod tests {
                 Value::Float(100.0),
                 Value::Float(9.223_372_036_854_776e18),
                 Value::Int(i64::MIN),
+                Value::Int(0),
             ])
         );
-        assert!(parse("1e400").is_err());
+        let e = |s: &str| parse(s).unwrap_err().to_string();
+        assert_eq!(
+            e("[1,\n 1e400]"),
+            "json: cannot unmarshal number 1e400 into Go value of type float64 at line 2, column 2"
+        );
+        assert_eq!(
+            e("{\"a\":\n  tru}"),
+            "invalid character '}' in literal true (expecting 'e') at line 2, column 6"
+        );
+        assert_eq!(e(""), "unexpected end of JSON input at line 1, column 1");
+        assert_eq!(
+            e(&"[".repeat(1001)),
+            "JSON nested more than 1000 levels deep is beyond the engine's limit at line 1, column 1001"
+        );
     }
 
     #[test]

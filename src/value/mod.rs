@@ -5,13 +5,17 @@
 //! the decoder that produced them, so the distinction is data, not formatting.
 
 mod json;
-
-use std::collections::BTreeMap;
+pub mod map;
+pub(crate) mod read;
+pub(crate) mod scan;
 
 pub use json::ParseError;
+pub(crate) use json::write_string as write_json_string;
+pub use map::Map;
 
-/// The members of a JSON object, sorted by key as Go's `encoding/json` writes them.
-pub type Map = BTreeMap<String, Value>;
+/// How deep containers may nest in any JSON the engine reads: the recursive
+/// code that later walks values must not exhaust a wasm stack.
+pub(crate) const MAX_DEPTH: usize = 1000;
 
 /// A JSON value as Crossplane sees it.
 #[derive(Clone, Debug, PartialEq, Default)]

@@ -1,0 +1,402 @@
+//! The engine's one JSON reader: strict JSON text to a [`Value`] in one pass, without recursion.
+//!
+//! It only says *where* the text goes wrong; callers that need Go's wording for
+//! a syntax error ask Go's scanner port (`transform::gojson`), which is slower
+//! and only runs on text this reader refused.
+
+use super::{Map, Value};
+
+/// How number literals become values.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Numbers {
+    /// Kubernetes' decoder: an integer literal that fits `int64` is an `Int`,
+    /// every other number a `Float`.
+    Kubernetes,
+    /// Go's `json.Unmarshal` into `any`: every number is a `float64`.
+    Floats,
+}
+
+/// Why the text was refused, and the byte offset where that became clear.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Fault {
+    /// Not JSON.
+    Syntax(usize),
+    /// A number literal beyond `float64` (`json: cannot unmarshal number … into … float64`).
+    Range(usize, String),
+    /// Containers nested deeper than allowed.
+    Depth(usize),
+}
+
+/// Reads one JSON document (surrounding whitespace allowed).
+pub(crate) fn read(text: &str, numbers: Numbers, max_depth: usize) -> Result<Value, Fault> {
+    let mut r = Reader {
+        b: text.as_bytes(),
+        text,
+        i: 0,
+        numbers,
+    };
+    let v = r.document(max_depth)?;
+    r.ws();
+    if r.i < r.b.len() {
+        return Err(Fault::Syntax(r.i));
+    }
+    Ok(v)
+}
+
+struct Reader<'t> {
+    b: &'t [u8],
+    text: &'t str,
+    i: usize,
+    numbers: Numbers,
+}
+
+/// An open container: where its items start on the shared item stack (and,
+/// for an object, the key whose value is being read).
+enum Open {
+    Array(usize),
+    Object(usize, String),
+}
+
+// The small helpers are inlined by hand: the module is built for size, which
+// would otherwise leave a call per byte.
+impl Reader<'_> {
+    #[inline(always)]
+    fn ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.b.get(self.i) {
+            self.i += 1;
+        }
+    }
+
+    #[inline(always)]
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+
+    fn expect(&mut self, c: u8) -> Result<(), Fault> {
+        self.ws();
+        if self.peek() == Some(c) {
+            self.i += 1;
+            Ok(())
+        } else {
+            Err(Fault::Syntax(self.i))
+        }
+    }
+
+    /// `"key":` of an object member.
+    fn key(&mut self) -> Result<String, Fault> {
+        self.ws();
+        if self.peek() != Some(b'"') {
+            return Err(Fault::Syntax(self.i));
+        }
+        let k = self.string()?;
+        self.expect(b':')?;
+        Ok(k)
+    }
+
+    fn document(&mut self, max_depth: usize) -> Result<Value, Fault> {
+        let mut stack: Vec<Open> = Vec::new();
+        // Items of all open containers, so each container is allocated once,
+        // at its exact size, when it closes.
+        let mut items: Vec<Value> = Vec::new();
+        let mut members: Vec<(String, Value)> = Vec::new();
+        loop {
+            self.ws();
+            let mut v = match self.peek() {
+                Some(b'{') => {
+                    let open = self.i;
+                    self.i += 1;
+                    self.ws();
+                    if self.peek() == Some(b'}') {
+                        self.i += 1;
+                        Value::Object(Map::new())
+                    } else {
+                        if stack.len() >= max_depth {
+                            return Err(Fault::Depth(open));
+                        }
+                        let key = self.key()?;
+                        stack.push(Open::Object(members.len(), key));
+                        continue;
+                    }
+                }
+                Some(b'[') => {
+                    let open = self.i;
+                    self.i += 1;
+                    self.ws();
+                    if self.peek() == Some(b']') {
+                        self.i += 1;
+                        Value::Array(Vec::new())
+                    } else {
+                        if stack.len() >= max_depth {
+                            return Err(Fault::Depth(open));
+                        }
+                        stack.push(Open::Array(items.len()));
+                        continue;
+                    }
+                }
+                Some(b'"') => Value::String(self.string()?),
+                Some(b't') => self.literal("true", Value::Bool(true))?,
+                Some(b'f') => self.literal("false", Value::Bool(false))?,
+                Some(b'n') => self.literal("null", Value::Null)?,
+                Some(b'-' | b'0'..=b'9') => self.number()?,
+                _ => return Err(Fault::Syntax(self.i)),
+            };
+            // Attach the value to its container, closing containers as they end.
+            loop {
+                let Some(top) = stack.last_mut() else {
+                    return Ok(v);
+                };
+                match top {
+                    Open::Array(_) => items.push(v),
+                    Open::Object(_, key) => members.push((std::mem::take(key), v)),
+                }
+                self.ws();
+                match (self.peek(), top) {
+                    (Some(b','), Open::Array(_)) => {
+                        self.i += 1;
+                        break;
+                    }
+                    (Some(b','), Open::Object(_, key)) => {
+                        self.i += 1;
+                        *key = self.key()?;
+                        break;
+                    }
+                    (Some(b']'), Open::Array(_)) | (Some(b'}'), Open::Object(..)) => {
+                        self.i += 1;
+                        v = match stack.pop() {
+                            Some(Open::Array(start)) => {
+                                Value::Array(items.drain(start..).collect())
+                            }
+                            Some(Open::Object(start, _)) => {
+                                Value::Object(Map::from_unsorted(members.drain(start..).collect()))
+                            }
+                            None => Value::Null,
+                        };
+                    }
+                    _ => return Err(Fault::Syntax(self.i)),
+                }
+            }
+        }
+    }
+
+    fn literal(&mut self, word: &str, v: Value) -> Result<Value, Fault> {
+        let end = self.i + word.len();
+        if self.b.get(self.i..end) == Some(word.as_bytes()) {
+            self.i = end;
+            Ok(v)
+        } else {
+            Err(Fault::Syntax(self.i))
+        }
+    }
+
+    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`
+    fn number(&mut self) -> Result<Value, Fault> {
+        let start = self.i;
+        let digits = |r: &mut Self| {
+            let from = r.i;
+            while let Some(b'0'..=b'9') = r.peek() {
+                r.i += 1;
+            }
+            if r.i == from {
+                Err(Fault::Syntax(r.i))
+            } else {
+                Ok(())
+            }
+        };
+        if self.peek() == Some(b'-') {
+            self.i += 1;
+        }
+        if self.peek() == Some(b'0') {
+            self.i += 1;
+        } else {
+            digits(self)?;
+        }
+        let mut integer = true;
+        if self.peek() == Some(b'.') {
+            self.i += 1;
+            digits(self)?;
+            integer = false;
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.i += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.i += 1;
+            }
+            digits(self)?;
+            integer = false;
+        }
+        let lit = &self.text[start..self.i];
+        if integer
+            && self.numbers == Numbers::Kubernetes
+            && let Ok(i) = lit.parse::<i64>()
+        {
+            return Ok(Value::Int(i));
+        }
+        match lit.parse::<f64>() {
+            Ok(f) if f.is_finite() => Ok(Value::Float(f)),
+            _ => Err(Fault::Range(start, lit.to_owned())),
+        }
+    }
+
+    /// A string literal at `self.i`, unescaped as Go's decoder does (a lone
+    /// surrogate escape becomes U+FFFD).
+    fn string(&mut self) -> Result<String, Fault> {
+        self.i += 1;
+        let start = self.i;
+        // Most strings have no escapes: one copy of the slice.
+        let mut i = start;
+        while i < self.b.len() && self.b[i] != b'"' && self.b[i] != b'\\' && self.b[i] >= 0x20 {
+            i += 1;
+        }
+        self.i = i;
+        match self.peek() {
+            Some(b'"') => {
+                let s = self.text[start..i].to_owned();
+                self.i += 1;
+                return Ok(s);
+            }
+            Some(b'\\') => {}
+            _ => return Err(Fault::Syntax(i)),
+        }
+        let mut out = String::from(&self.text[start..self.i]);
+        loop {
+            let run = self.i;
+            while self.i < self.b.len()
+                && self.b[self.i] != b'"'
+                && self.b[self.i] != b'\\'
+                && self.b[self.i] >= 0x20
+            {
+                self.i += 1;
+            }
+            out.push_str(&self.text[run..self.i]);
+            match self.peek() {
+                Some(b'"') => {
+                    self.i += 1;
+                    return Ok(out);
+                }
+                Some(b'\\') => {
+                    self.i += 1;
+                    let c = self.escape()?;
+                    out.push(c);
+                }
+                _ => return Err(Fault::Syntax(self.i)),
+            }
+        }
+    }
+
+    /// The character of the escape after a backslash.
+    fn escape(&mut self) -> Result<char, Fault> {
+        let e = self.peek().ok_or(Fault::Syntax(self.i))?;
+        self.i += 1;
+        Ok(match e {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => {
+                let r = self.hex4()?;
+                if (0xD800..0xDC00).contains(&r)
+                    && self.b.get(self.i..self.i + 2) == Some(b"\\u".as_slice())
+                {
+                    let save = self.i;
+                    self.i += 2;
+                    let r2 = self.hex4()?;
+                    if (0xDC00..0xE000).contains(&r2) {
+                        char::from_u32(0x10000 + ((r - 0xD800) << 10) + (r2 - 0xDC00))
+                            .unwrap_or('\u{FFFD}')
+                    } else {
+                        // Not a pair: the lone surrogate is replaced and the
+                        // second escape read on its own.
+                        self.i = save;
+                        '\u{FFFD}'
+                    }
+                } else {
+                    char::from_u32(r).unwrap_or('\u{FFFD}')
+                }
+            }
+            _ => return Err(Fault::Syntax(self.i - 1)),
+        })
+    }
+
+    fn hex4(&mut self) -> Result<u32, Fault> {
+        let mut r = 0;
+        for _ in 0..4 {
+            let d = self
+                .peek()
+                .and_then(|c| char::from(c).to_digit(16))
+                .ok_or(Fault::Syntax(self.i))?;
+            r = r * 16 + d;
+            self.i += 1;
+        }
+        Ok(r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn k(s: &str) -> Result<String, Fault> {
+        read(s, Numbers::Kubernetes, 4).map(|v| v.to_json())
+    }
+
+    #[test]
+    fn documents() {
+        let ok = |s: &str, want: &str| assert_eq!(k(s), Ok(want.to_owned()), "{s}");
+        ok(
+            " {\"b\":1, \"a\" : [true,false,null,\"x\"]}\n",
+            r#"{"a":[true,false,null,"x"],"b":1}"#,
+        );
+        ok(r#"{"a":1,"a":2}"#, r#"{"a":2}"#);
+        ok(
+            r#""\u00e9\ud83d\ude00\ud800x\"\\\/\b\f\n\r\t""#,
+            r#""é😀�x\"\\/\b\f\n\r\t""#,
+        );
+        ok(
+            "[-0, 0.5, 1e2, 1E-2, 9223372036854775807, 9223372036854775808]",
+            "[0,0.5,100,0.01,9223372036854775807,9223372036854776000]",
+        );
+        ok("[[[[1]]]]", "[[[[1]]]]");
+        ok("[[[[[]]]]]", "[[[[[]]]]]");
+        assert_eq!(
+            read("[1, 2.0, 3]", Numbers::Floats, 4),
+            Ok(Value::Array(vec![
+                Value::Float(1.0),
+                Value::Float(2.0),
+                Value::Float(3.0)
+            ]))
+        );
+        assert_eq!(
+            read("[1, 2.0]", Numbers::Kubernetes, 4),
+            Ok(Value::Array(vec![Value::Int(1), Value::Float(2.0)]))
+        );
+    }
+
+    #[test]
+    fn faults() {
+        let syntax = |s: &str, at: usize| assert_eq!(k(s), Err(Fault::Syntax(at)), "{s}");
+        syntax("", 0);
+        syntax("{", 1);
+        syntax("{\"a\" 1}", 5);
+        syntax("{\"a\":1,}", 7);
+        syntax("[1,]", 3);
+        syntax("[1 2]", 3);
+        syntax("[1}", 2);
+        syntax("tru", 0);
+        syntax("01", 1);
+        syntax("-", 1);
+        syntax("1.", 2);
+        syntax("1e+", 3);
+        syntax("\"a\u{1}\"", 2);
+        syntax("\"\\x\"", 2);
+        syntax("\"\\u12\"", 5);
+        syntax("\"abc", 4);
+        syntax("{} x", 3);
+        syntax("{1:2}", 1);
+        assert_eq!(k("[1e400]"), Err(Fault::Range(1, "1e400".to_owned())));
+        assert_eq!(k("[[[[[1]]]]]"), Err(Fault::Depth(4)));
+    }
+}

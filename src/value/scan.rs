@@ -1,0 +1,301 @@
+//! Go's `encoding/json` scanner: which byte makes a text invalid JSON, in Go's words.
+//!
+//! Only consulted once [`super::read`] has refused a text, to name the fault
+//! exactly as Go's `json.Unmarshal` and Kubernetes' decoders do.
+
+/// Go's scanner nests at most this deep.
+const MAX_DEPTH: usize = 10_000;
+
+/// Go's syntax error for `b` and the byte offset it occurs at; `None` for valid JSON.
+pub(crate) fn syntax_error(b: &[u8]) -> Option<(String, usize)> {
+    let mut s = Scanner {
+        step: St::BeginValue,
+        stack: Vec::new(),
+        end_top: false,
+    };
+    for (i, &c) in b.iter().enumerate() {
+        if let Err(e) = s.feed(c) {
+            return Some((e, i));
+        }
+    }
+    if s.end_top {
+        return None;
+    }
+    if let Err(e) = s.feed(b' ') {
+        return Some((e, b.len()));
+    }
+    if s.end_top {
+        return None;
+    }
+    Some(("unexpected end of JSON input".to_owned(), b.len()))
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ps {
+    ObjectKey,
+    ObjectValue,
+    ArrayValue,
+}
+
+#[derive(Clone, Copy)]
+enum St {
+    BeginValueOrEmpty,
+    BeginValue,
+    BeginStringOrEmpty,
+    BeginString,
+    EndValue,
+    EndTop,
+    InString,
+    InStringEsc,
+    InStringEscU(u8),
+    Neg,
+    One,
+    Zero,
+    Dot,
+    Dot0,
+    E,
+    ESign,
+    E0,
+    Lit(&'static str, usize),
+}
+
+struct Scanner {
+    step: St,
+    stack: Vec<Ps>,
+    end_top: bool,
+}
+
+fn is_space(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\r' | b'\n')
+}
+
+fn quote_char(c: u8) -> String {
+    match c {
+        b'\'' => r"'\''".to_owned(),
+        b'"' => "'\"'".to_owned(),
+        _ => {
+            let q = crate::fmt::quote(&char::from(c).to_string());
+            let inner = q.get(1..q.len().saturating_sub(1)).unwrap_or_default();
+            format!("'{inner}'")
+        }
+    }
+}
+
+fn error(c: u8, context: &str) -> String {
+    format!("invalid character {} {context}", quote_char(c))
+}
+
+impl Scanner {
+    fn push(&mut self, c: u8, ps: Ps, next: St) -> Result<(), String> {
+        self.stack.push(ps);
+        self.step = next;
+        if self.stack.len() > MAX_DEPTH {
+            return Err(error(c, "exceeded max depth"));
+        }
+        Ok(())
+    }
+
+    fn pop(&mut self) {
+        self.stack.pop();
+        if self.stack.is_empty() {
+            self.step = St::EndTop;
+            self.end_top = true;
+        } else {
+            self.step = St::EndValue;
+        }
+    }
+
+    fn begin_value(&mut self, c: u8) -> Result<(), String> {
+        if is_space(c) {
+            return Ok(());
+        }
+        self.step = match c {
+            b'{' => return self.push(c, Ps::ObjectKey, St::BeginStringOrEmpty),
+            b'[' => return self.push(c, Ps::ArrayValue, St::BeginValueOrEmpty),
+            b'"' => St::InString,
+            b'-' => St::Neg,
+            b'0' => St::Zero,
+            b'1'..=b'9' => St::One,
+            b't' => St::Lit("true", 1),
+            b'f' => St::Lit("false", 1),
+            b'n' => St::Lit("null", 1),
+            _ => return Err(error(c, "looking for beginning of value")),
+        };
+        Ok(())
+    }
+
+    fn end_value(&mut self, c: u8) -> Result<(), String> {
+        let Some(&top) = self.stack.last() else {
+            self.step = St::EndTop;
+            self.end_top = true;
+            return self.end_top_step(c);
+        };
+        if is_space(c) {
+            self.step = St::EndValue;
+            return Ok(());
+        }
+        match top {
+            Ps::ObjectKey if c == b':' => {
+                self.set_top(Ps::ObjectValue);
+                self.step = St::BeginValue;
+            }
+            Ps::ObjectKey => return Err(error(c, "after object key")),
+            Ps::ObjectValue if c == b',' => {
+                self.set_top(Ps::ObjectKey);
+                self.step = St::BeginString;
+            }
+            Ps::ObjectValue if c == b'}' => self.pop(),
+            Ps::ObjectValue => return Err(error(c, "after object key:value pair")),
+            Ps::ArrayValue if c == b',' => self.step = St::BeginValue,
+            Ps::ArrayValue if c == b']' => self.pop(),
+            Ps::ArrayValue => return Err(error(c, "after array element")),
+        }
+        Ok(())
+    }
+
+    fn set_top(&mut self, ps: Ps) {
+        if let Some(top) = self.stack.last_mut() {
+            *top = ps;
+        }
+    }
+
+    fn end_top_step(&mut self, c: u8) -> Result<(), String> {
+        if is_space(c) {
+            Ok(())
+        } else {
+            Err(error(c, "after top-level value"))
+        }
+    }
+
+    fn feed(&mut self, c: u8) -> Result<(), String> {
+        match self.step {
+            St::BeginValueOrEmpty => {
+                if is_space(c) {
+                    Ok(())
+                } else if c == b']' {
+                    self.end_value(c)
+                } else {
+                    self.begin_value(c)
+                }
+            }
+            St::BeginValue => self.begin_value(c),
+            St::BeginStringOrEmpty => {
+                if is_space(c) {
+                    Ok(())
+                } else if c == b'}' {
+                    self.set_top(Ps::ObjectValue);
+                    self.end_value(c)
+                } else {
+                    self.begin_string(c)
+                }
+            }
+            St::BeginString => self.begin_string(c),
+            St::EndValue => self.end_value(c),
+            St::EndTop => self.end_top_step(c),
+            St::InString => {
+                match c {
+                    b'"' => self.step = St::EndValue,
+                    b'\\' => self.step = St::InStringEsc,
+                    0..0x20 => return Err(error(c, "in string literal")),
+                    _ => {}
+                }
+                Ok(())
+            }
+            St::InStringEsc => {
+                self.step = match c {
+                    b'b' | b'f' | b'n' | b'r' | b't' | b'\\' | b'/' | b'"' => St::InString,
+                    b'u' => St::InStringEscU(0),
+                    _ => return Err(error(c, "in string escape code")),
+                };
+                Ok(())
+            }
+            St::InStringEscU(n) => {
+                if !c.is_ascii_hexdigit() {
+                    return Err(error(c, "in \\u hexadecimal character escape"));
+                }
+                self.step = if n == 3 {
+                    St::InString
+                } else {
+                    St::InStringEscU(n + 1)
+                };
+                Ok(())
+            }
+            St::Neg => {
+                self.step = match c {
+                    b'0' => St::Zero,
+                    b'1'..=b'9' => St::One,
+                    _ => return Err(error(c, "in numeric literal")),
+                };
+                Ok(())
+            }
+            St::One if c.is_ascii_digit() => Ok(()),
+            St::One | St::Zero => match c {
+                b'.' => {
+                    self.step = St::Dot;
+                    Ok(())
+                }
+                b'e' | b'E' => {
+                    self.step = St::E;
+                    Ok(())
+                }
+                _ => self.end_value(c),
+            },
+            St::Dot => {
+                if c.is_ascii_digit() {
+                    self.step = St::Dot0;
+                    Ok(())
+                } else {
+                    Err(error(c, "after decimal point in numeric literal"))
+                }
+            }
+            St::Dot0 => match c {
+                b'0'..=b'9' => Ok(()),
+                b'e' | b'E' => {
+                    self.step = St::E;
+                    Ok(())
+                }
+                _ => self.end_value(c),
+            },
+            St::E if c == b'+' || c == b'-' => {
+                self.step = St::ESign;
+                Ok(())
+            }
+            St::E | St::ESign => {
+                if c.is_ascii_digit() {
+                    self.step = St::E0;
+                    Ok(())
+                } else {
+                    Err(error(c, "in exponent of numeric literal"))
+                }
+            }
+            St::E0 if c.is_ascii_digit() => Ok(()),
+            St::E0 => self.end_value(c),
+            St::Lit(word, i) => {
+                let want = word.as_bytes().get(i).copied().unwrap_or(b' ');
+                if c != want {
+                    return Err(error(
+                        c,
+                        &format!("in literal {word} (expecting {})", quote_char(want)),
+                    ));
+                }
+                self.step = if i + 1 == word.len() {
+                    St::EndValue
+                } else {
+                    St::Lit(word, i + 1)
+                };
+                Ok(())
+            }
+        }
+    }
+
+    fn begin_string(&mut self, c: u8) -> Result<(), String> {
+        if is_space(c) {
+            return Ok(());
+        }
+        if c == b'"' {
+            self.step = St::InString;
+            return Ok(());
+        }
+        Err(error(c, "looking for beginning of object key string"))
+    }
+}
