@@ -30,6 +30,13 @@ mod abi;
 #[cfg(feature = "web")]
 mod web;
 
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+mod alloc;
+
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: alloc::SizeClasses = alloc::SizeClasses::new();
+
 pub use compose::{Output, Request, render};
 pub use error::{Context, Error, ErrorKind, Result};
 pub use semantics::Semantics;
