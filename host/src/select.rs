@@ -89,24 +89,11 @@ pub(crate) fn composition<'a>(
     if let Some(name) = xrd_ref("defaultCompositionRef") {
         return by_name(name, "the XRD's spec.defaultCompositionRef".into());
     }
-    let matching: Vec<&Doc> = compositions
-        .iter()
-        .filter(|c| type_matches(c, xr_type))
-        .collect();
-    match matching.as_slice() {
+    match for_type(compositions, xr_type)?.as_slice() {
         [one] => Ok(Selected {
             composition: one,
-            reason: format!("the only Composition for {}", type_name(xr_type)),
+            reason: only_one(xr_type),
         }),
-        [] => Err(input_error!(
-            "no Composition has compositeTypeRef {} (found: {})",
-            type_name(xr_type),
-            compositions
-                .iter()
-                .map(|c| format!("{} for {}", c.name(), type_name(composite_type(c))))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
         many => Err(input_error!(
             "{} Compositions are for {}: {}; choose one with the XR's spec.compositionRef.name \
              or spec.compositionSelector, or pass only one",
@@ -115,6 +102,113 @@ pub(crate) fn composition<'a>(
             names(many.iter().copied())
         )),
     }
+}
+
+/// The `kind: Composition` documents among `docs` (from `source`); none is an error.
+pub(crate) fn compositions(docs: &[Doc], source: &str) -> Result<Vec<Doc>, InputError> {
+    let found: Vec<Doc> = docs
+        .iter()
+        .filter(|d| d.kind() == "Composition")
+        .cloned()
+        .collect();
+    if found.is_empty() {
+        return Err(input_error!(
+            "{source}: no Composition (kind: Composition) among {} document(s)",
+            docs.len()
+        ));
+    }
+    Ok(found)
+}
+
+/// The Composition called `name` (`--composition-name`), or an error listing the names there are.
+pub(crate) fn named<'a>(
+    compositions: &'a [Doc],
+    name: &str,
+    source: &str,
+) -> Result<&'a Doc, InputError> {
+    compositions
+        .iter()
+        .find(|c| c.name() == name)
+        .ok_or_else(|| {
+            let available: Vec<String> = compositions
+                .iter()
+                .map(|c| format!("{:?}", c.name()))
+                .collect();
+            input_error!(
+                "{source}: no Composition named {name:?} (found: {})",
+                available.join(", ")
+            )
+        })
+}
+
+/// The Composition for a live XR among local documents (a file or a package): the one named
+/// `name`, else the only one for the XR's type, else the one Crossplane's selection picks among
+/// those for its type. Unlike [`composition`], a live XR's `compositionRef` (which Crossplane
+/// always sets) does not have to name a local Composition when only one suits the XR: trying a
+/// new Composition against live state is the point.
+pub(crate) fn for_live_xr(
+    xr: &Doc,
+    compositions: &[Doc],
+    xrd: Option<&Doc>,
+    name: Option<&str>,
+    source: &str,
+) -> Result<(Doc, String), InputError> {
+    let xr_type = (xr.str_at(&["apiVersion"]).unwrap_or(""), xr.kind());
+    if let Some(name) = name {
+        let found = named(compositions, name, source)?;
+        check_type(found, xr_type)?;
+        return Ok((found.clone(), "--composition-name".into()));
+    }
+    let matching: Vec<Doc> = for_type(compositions, xr_type)
+        .map_err(|e| input_error!("{source}: {e}"))?
+        .into_iter()
+        .cloned()
+        .collect();
+    match matching.as_slice() {
+        [one] => Ok((one.clone(), only_one(xr_type))),
+        many => composition(xr, many, xrd)
+            .map(|s| (s.composition.clone(), s.reason))
+            .map_err(|e| input_error!("{source}: {e}; pick one with --composition-name")),
+    }
+}
+
+/// The Compositions for the XR's type; none is an error listing the types there are.
+fn for_type<'a>(
+    compositions: &'a [Doc],
+    xr_type: (&str, &str),
+) -> Result<Vec<&'a Doc>, InputError> {
+    let matching: Vec<&Doc> = compositions
+        .iter()
+        .filter(|c| type_matches(c, xr_type))
+        .collect();
+    if matching.is_empty() {
+        return Err(input_error!(
+            "no Composition has compositeTypeRef {} (found: {})",
+            type_name(xr_type),
+            compositions
+                .iter()
+                .map(|c| format!("{} for {}", c.name(), type_name(composite_type(c))))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    Ok(matching)
+}
+
+fn only_one(xr_type: (&str, &str)) -> String {
+    format!("the only Composition for {}", type_name(xr_type))
+}
+
+/// An XRD among `docs` that defines the XR's kind.
+pub(crate) fn find_xrd(xr: &Doc, docs: &[Doc]) -> Option<Doc> {
+    let group = xr.str_at(&["apiVersion"])?.split('/').next()?;
+    docs.iter()
+        .find(|d| {
+            d.kind() == "CompositeResourceDefinition"
+                && d.str_at(&["spec", "group"]) == Some(group)
+                && d.str_at(&["spec", "names", "kind"]) == Some(xr.kind())
+        })
+        .cloned()
 }
 
 /// The Composition selection fields of a v1 XR (`spec.X`) or a v2 XR (`spec.crossplane.X`).

@@ -394,31 +394,11 @@ fn changes_of(doc: &Value, resource: &str) -> Vec<Value> {
 #[ignore = "needs kube-apiserver; scripts/suites/70-cluster.sh runs them"]
 fn render_diff_apply_against_a_live_api_server() {
     let _ = NEEDS;
-    let server = ApiServer::start();
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let client = rt.block_on(async {
-        let client = server.client().await;
-        server.wait_ready(&client).await;
-        apply_docs(&client, yaml_docs(&data("crds.yaml")), "test-setup").await;
-        apply_docs(&client, yaml_docs(&data("xrd.yaml")), "test-setup").await;
-        apply_docs(&client, yaml_docs(&data("composition.yaml")), "test-setup").await;
-        apply_docs(&client, yaml_docs(&data("objects.yaml")), "test-setup").await;
-        // What Crossplane and the provider would have written: the owner reference, and the
-        // bucket's observed status.
-        let xr = get(&client, "example.org/v1alpha1", "XBucket", "my-bucket").await;
-        let owner = json!({"apiVersion": "example.org/v1alpha1", "kind": "XBucket", "name": "my-bucket",
-            "uid": xr["metadata"]["uid"], "controller": true, "blockOwnerDeletion": true});
-        let bucket = json!({"apiVersion": "storage.example.org/v1", "kind": "Bucket",
-            "metadata": {"name": "my-bucket-7xk2p", "ownerReferences": [owner]}});
-        apply_doc(&client, &bucket, "crossplane", false).await;
-        let status = json!({"apiVersion": "storage.example.org/v1", "kind": "Bucket",
-            "metadata": {"name": "my-bucket-7xk2p"}, "status": {"atProvider": {"arn": "arn:example:my-bucket"}}});
-        apply_doc(&client, &status, "test-provider", true).await;
-        client
-    });
+    let (server, rt, client) = bucket_server();
+    // What the provider would have written: the bucket's observed status.
+    let status = json!({"apiVersion": "storage.example.org/v1", "kind": "Bucket",
+        "metadata": {"name": "my-bucket-7xk2p"}, "status": {"atProvider": {"arn": "arn:example:my-bucket"}}});
+    rt.block_on(apply_doc(&client, &status, "test-provider", true));
 
     // render --cluster reads the same inputs and renders them as from files.
     let r = server.xprender(&[
@@ -892,6 +872,559 @@ fn the_platform_db_example_converges_on_a_live_api_server() {
         "{}",
         d.stderr
     );
+}
+
+/// `xprender` without a cluster (xpkg build).
+fn xprender_offline(args: &[&str]) -> Run {
+    let mut cmd = Command::new(xprender_bin());
+    cmd.args(args);
+    run(cmd)
+}
+
+/// A server with the bucket example installed, with the owner reference Crossplane would have
+/// written on the bucket.
+fn bucket_server() -> (ApiServer, tokio::runtime::Runtime, kube::Client) {
+    let server = ApiServer::start();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let client = rt.block_on(async {
+        let client = server.client().await;
+        server.wait_ready(&client).await;
+        for f in ["crds.yaml", "xrd.yaml", "composition.yaml", "objects.yaml"] {
+            apply_docs(&client, yaml_docs(&data(f)), "test-setup").await;
+        }
+        // Crossplane's owner reference on the bucket: the live Composition changes nothing.
+        let xr = get(&client, "example.org/v1alpha1", "XBucket", "my-bucket").await;
+        let owner = json!({"apiVersion": "example.org/v1alpha1", "kind": "XBucket", "name": "my-bucket",
+            "uid": xr["metadata"]["uid"], "controller": true, "blockOwnerDeletion": true});
+        let bucket = json!({"apiVersion": "storage.example.org/v1", "kind": "Bucket",
+            "metadata": {"name": "my-bucket-7xk2p", "ownerReferences": [owner]}});
+        apply_doc(&client, &bucket, "crossplane", false).await;
+        client
+    });
+    (server, rt, client)
+}
+
+/// The bucket's `spec.forProvider.acl` in a diff's JSON, desired and live (`None`: unchanged).
+fn acl_change(doc: &Value) -> Option<(Value, Value)> {
+    changes_of(doc, "bucket")
+        .into_iter()
+        .find(|c| c["path"] == "spec.forProvider.acl")
+        .map(|c| (c["live"].clone(), c["desired"].clone()))
+}
+
+/// The live Composition's file with another name and bucket ACL.
+fn composition_variant(name: &str, acl: &str) -> String {
+    std::fs::read_to_string(data("composition.yaml"))
+        .unwrap()
+        .replace("name: xbuckets-default", &format!("name: {name}"))
+        .replace("acl: private", &format!("acl: {acl}"))
+}
+
+/// `--package` (a package file from `xpkg build`) and `--composition FILE` instead of the
+/// cluster's Composition, for render, diff and apply alike.
+#[test]
+#[ignore = "needs kube-apiserver; scripts/suites/70-cluster.sh runs them"]
+fn local_and_package_compositions_against_a_live_api_server() {
+    let (server, rt, client) = bucket_server();
+    let target = "xbuckets/my-bucket";
+
+    // A package with two Compositions for XBucket: the live one and a public-read variant.
+    let dir = server.dir.join("package");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("crossplane.yaml"),
+        "apiVersion: meta.pkg.crossplane.io/v1\nkind: Configuration\nmetadata:\n  name: buckets\n",
+    )
+    .unwrap();
+    std::fs::copy(data("composition.yaml"), dir.join("composition.yaml")).unwrap();
+    std::fs::write(
+        dir.join("public.yaml"),
+        composition_variant("xbuckets-public", "public-read"),
+    )
+    .unwrap();
+    let package = server.dir.join("buckets.xpkg");
+    let package = package.to_str().unwrap();
+    let b = xprender_offline(&["xpkg", "build", dir.to_str().unwrap(), "-o", package]);
+    assert_eq!(b.code, 0, "xpkg build: {}", b.stderr);
+
+    // Several Compositions suit the XR: Crossplane's selection picks (the XRD's default here),
+    // so the package's copy of the live Composition changes nothing.
+    let d = server.xprender(&[
+        "diff",
+        "--cluster",
+        target,
+        "--package",
+        package,
+        "-o",
+        "json",
+    ]);
+    assert_eq!(d.code, 3, "{}\n{}", d.stdout, d.stderr);
+    let doc = d.json();
+    assert_eq!(
+        doc["inputs"]["composition"],
+        format!(
+            "Composition \"xbuckets-default\" from package {package} (the XRD's spec.defaultCompositionRef)"
+        ),
+        "{doc}"
+    );
+    assert_eq!(resources_by_action(&doc)["bucket"], "unchanged", "{doc}");
+
+    // --composition-name picks another one of the package.
+    let public = [
+        "--cluster",
+        target,
+        "--package",
+        package,
+        "--composition-name",
+        "xbuckets-public",
+    ];
+    let d = server.xprender(&[&["diff"][..], &public, &["-o", "json"]].concat());
+    assert_eq!(d.code, 3, "{}\n{}", d.stdout, d.stderr);
+    let doc = d.json();
+    assert_eq!(
+        doc["inputs"]["composition"],
+        format!("Composition \"xbuckets-public\" from package {package} (--composition-name)")
+    );
+    assert_eq!(
+        acl_change(&doc),
+        Some((json!("private"), json!("public-read"))),
+        "{doc}"
+    );
+    let r = server.xprender(&[&["render"][..], &public, &["--output", "json"]].concat());
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert_eq!(
+        r.json()["resources"]["bucket"]["resource"]["spec"]["forProvider"]["acl"],
+        "public-read",
+        "{}",
+        r.stdout
+    );
+    let before = rt.block_on(versions(&client));
+    // test-setup owns the live ACL: taken over, but only in a dry run.
+    let a = server.xprender(&[&["apply"][..], &public, &["--force-conflicts"]].concat());
+    assert_eq!(a.code, 0, "{}\n{}", a.stdout, a.stderr);
+    assert!(
+        a.stdout
+            .contains("bucket Bucket my-bucket-7xk2p: configured (dry run)"),
+        "{}",
+        a.stdout
+    );
+    assert_eq!(
+        rt.block_on(versions(&client)),
+        before,
+        "dry-run apply wrote"
+    );
+
+    let e = server.xprender(&[
+        "diff",
+        "--cluster",
+        target,
+        "--package",
+        package,
+        "--composition-name",
+        "nope",
+    ]);
+    assert_eq!(e.code, 2, "{}\n{}", e.stdout, e.stderr);
+    assert!(
+        e.stderr.contains(&format!(
+            "package {package}: no Composition named \"nope\" (found: \"xbuckets-default\", \"xbuckets-public\")"
+        )),
+        "{}",
+        e.stderr
+    );
+
+    // A local file with the only Composition for the XR's type: used whatever the XR selects.
+    let file = server.dir.join("logging.yaml");
+    std::fs::write(
+        &file,
+        composition_variant("xbuckets-logging", "log-delivery-write"),
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    let r = server.xprender(&[
+        "render",
+        "--cluster",
+        target,
+        "--composition",
+        file,
+        "--output",
+        "json",
+    ]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert_eq!(
+        r.json()["resources"]["bucket"]["resource"]["spec"]["forProvider"]["acl"],
+        "log-delivery-write",
+        "{}",
+        r.stdout
+    );
+    let d = server.xprender(&[
+        "diff",
+        "--cluster",
+        target,
+        "--composition",
+        file,
+        "-o",
+        "json",
+    ]);
+    assert_eq!(
+        d.json()["inputs"]["composition"],
+        format!(
+            "Composition \"xbuckets-logging\" from {file} (the only Composition for XBucket.example.org/v1alpha1)"
+        )
+    );
+
+    // A package without a Composition for the XR is named as such.
+    let other = server.dir.join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::copy(dir.join("crossplane.yaml"), other.join("crossplane.yaml")).unwrap();
+    std::fs::write(
+        other.join("composition.yaml"),
+        composition_variant("widgets", "private").replace("kind: XBucket", "kind: XWidget"),
+    )
+    .unwrap();
+    let other_pkg = server.dir.join("other.xpkg");
+    let other_pkg = other_pkg.to_str().unwrap();
+    assert_eq!(
+        xprender_offline(&["xpkg", "build", other.to_str().unwrap(), "-o", other_pkg]).code,
+        0
+    );
+    let e = server.xprender(&["render", "--cluster", target, "--package", other_pkg]);
+    assert_eq!(e.code, 2, "{}\n{}", e.stdout, e.stderr);
+    assert!(
+        e.stderr.contains(&format!(
+            "package {other_pkg}: no Composition has compositeTypeRef XBucket.example.org/v1alpha1 (found: widgets for XWidget.example.org/v1alpha1)"
+        )),
+        "{}",
+        e.stderr
+    );
+
+    // The cluster's own Composition of another name.
+    rt.block_on(async {
+        let alt: Value =
+            serde_saphyr::from_str(&composition_variant("xbuckets-alt", "authenticated-read"))
+                .unwrap();
+        apply_doc(&client, &alt, "test-setup", false).await;
+    });
+    let d = server.xprender(&[
+        "diff",
+        "--cluster",
+        target,
+        "--composition-name",
+        "xbuckets-alt",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(d.code, 3, "{}\n{}", d.stdout, d.stderr);
+    let doc = d.json();
+    assert_eq!(
+        doc["inputs"]["composition"],
+        "Composition \"xbuckets-alt\" (--composition-name)"
+    );
+    assert_eq!(
+        acl_change(&doc),
+        Some((json!("private"), json!("authenticated-read")))
+    );
+    let e = server.xprender(&["diff", "--cluster", target, "--composition-name", "gone"]);
+    assert_eq!(e.code, 1);
+    assert!(
+        e.stderr
+            .contains("Composition \"gone\" named by --composition-name not found"),
+        "{}",
+        e.stderr
+    );
+
+    // Among several local Compositions for the XR, Crossplane's selection must find one.
+    rt.block_on(async {
+        let (api, _, _) = dynamic(&client, "example.org/v1alpha1", "XBucket")
+            .await
+            .unwrap();
+        let patch = json!({"spec": {"compositionRef": {"name": "xbuckets-alt"}}});
+        api.patch("my-bucket", &PatchParams::default(), &Patch::Merge(patch))
+            .await
+            .unwrap();
+    });
+    let e = server.xprender(&["diff", "--cluster", target, "--package", package]);
+    assert_eq!(e.code, 2, "{}\n{}", e.stdout, e.stderr);
+    assert!(
+        e.stderr.contains(&format!(
+            "package {package}: the XR's compositionRef names Composition \"xbuckets-alt\", which is not among the documents given"
+        )) && e.stderr.contains("; pick one with --composition-name"),
+        "{}",
+        e.stderr
+    );
+    let d = server.xprender(&[&["diff"][..], &public, &["-o", "json"]].concat());
+    assert_eq!(d.code, 3, "{}\n{}", d.stdout, d.stderr);
+    assert_eq!(
+        acl_change(&d.json()),
+        Some((json!("private"), json!("public-read")))
+    );
+}
+
+/// Composition revisions as Crossplane v1.14 picks them: the pinned one under the Manual policy,
+/// the latest matching the revision selector under Automatic, else the Composition itself.
+#[test]
+#[ignore = "needs kube-apiserver; scripts/suites/70-cluster.sh runs them"]
+fn composition_revisions_against_a_live_api_server() {
+    let (server, rt, client) = bucket_server();
+    let target = "xbuckets/my-bucket";
+    let comp = rt.block_on(get(
+        &client,
+        "apiextensions.crossplane.io/v1",
+        "Composition",
+        "xbuckets-default",
+    ));
+    // Revision 1 (channel stable) had another ACL; revision 2 (channel dev) is the current spec.
+    // One more revision of another Composition must never be chosen for this one.
+    let revision = |name: &str, number: i64, channel: &str, acl: &str, owner: &Value| {
+        let mut spec = owner["spec"].clone();
+        spec["revision"] = json!(number);
+        spec["resources"][0]["base"]["spec"]["forProvider"]["acl"] = json!(acl);
+        let owner_name = owner["metadata"]["name"].clone();
+        json!({"apiVersion": "apiextensions.crossplane.io/v1", "kind": "CompositionRevision",
+            "metadata": {"name": name,
+                "labels": {"crossplane.io/composition-name": owner_name, "channel": channel},
+                "ownerReferences": [{"apiVersion": "apiextensions.crossplane.io/v1", "kind": "Composition",
+                    "name": owner_name, "uid": owner["metadata"]["uid"], "controller": true}]},
+            "spec": spec})
+    };
+    let mut stranger = comp.clone();
+    stranger["metadata"]["uid"] = json!("00000000-0000-0000-0000-000000000000");
+    rt.block_on(async {
+        for r in [
+            revision(
+                "xbuckets-default-1",
+                1,
+                "stable",
+                "bucket-owner-read",
+                &comp,
+            ),
+            revision("xbuckets-default-2", 2, "dev", "private", &comp),
+            revision(
+                "xbuckets-default-9",
+                9,
+                "stable",
+                "public-read-write",
+                &stranger,
+            ),
+        ] {
+            apply_doc(&client, &r, "crossplane", false).await;
+        }
+    });
+    // Sets the XR's revision fields (a merge patch: those not given are removed).
+    let set_xr = |fields: Value| {
+        let mut spec = json!({"compositionUpdatePolicy": null, "compositionRevisionRef": null,
+            "compositionRevisionSelector": null});
+        for (k, v) in fields.as_object().unwrap() {
+            spec[k] = v.clone();
+        }
+        rt.block_on(async {
+            let (api, _, _) = dynamic(&client, "example.org/v1alpha1", "XBucket")
+                .await
+                .unwrap();
+            api.patch(
+                "my-bucket",
+                &PatchParams::default(),
+                &Patch::Merge(json!({"spec": spec})),
+            )
+            .await
+            .unwrap();
+        });
+    };
+    let diff = || {
+        let d = server.xprender(&["diff", "--cluster", target, "-o", "json"]);
+        assert!(d.code == 0 || d.code == 3, "{}\n{}", d.stdout, d.stderr);
+        d.json()
+    };
+    let default = "Composition \"xbuckets-default\" (the XRD's spec.defaultCompositionRef)";
+
+    // Manual policy with a reference: that revision, whatever the Composition says now.
+    set_xr(
+        json!({"compositionUpdatePolicy": "Manual", "compositionRevisionRef": {"name": "xbuckets-default-1"}}),
+    );
+    let doc = diff();
+    assert_eq!(
+        doc["inputs"]["composition"],
+        "CompositionRevision \"xbuckets-default-1\" (revision 1 of Composition \"xbuckets-default\"; \
+         the XR's spec.compositionRevisionRef (compositionUpdatePolicy: Manual))"
+    );
+    assert_eq!(
+        acl_change(&doc),
+        Some((json!("private"), json!("bucket-owner-read"))),
+        "{doc}"
+    );
+    let r = server.xprender(&["render", "--cluster", target, "--output", "json"]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert_eq!(
+        r.json()["resources"]["bucket"]["resource"]["spec"]["forProvider"]["acl"],
+        "bucket-owner-read"
+    );
+    // A local Composition replaces the pinned revision, with a warning saying so.
+    let d = server.xprender(&[
+        "diff",
+        "--cluster",
+        target,
+        "--composition",
+        data("composition.yaml").to_str().unwrap(),
+    ]);
+    assert_eq!(d.code, 3, "{}\n{}", d.stdout, d.stderr);
+    assert!(
+        d.stderr.contains("warning: the XR pins CompositionRevision \"xbuckets-default-1\" (compositionUpdatePolicy: Manual); rendering with Composition \"xbuckets-default\" from"),
+        "{}",
+        d.stderr
+    );
+    assert!(!d.stdout.contains("bucket-owner-read"), "{}", d.stdout);
+
+    // Automatic policy: the reference is Crossplane's record of the latest revision, which
+    // mirrors the Composition, so the Composition itself is rendered.
+    set_xr(
+        json!({"compositionUpdatePolicy": "Automatic", "compositionRevisionRef": {"name": "xbuckets-default-1"}}),
+    );
+    let doc = diff();
+    assert_eq!(doc["inputs"]["composition"], default);
+    assert_eq!(acl_change(&doc), None, "{doc}");
+    // Manual without a reference: Crossplane pins the latest revision, the Composition's twin.
+    set_xr(json!({"compositionUpdatePolicy": "Manual"}));
+    assert_eq!(diff()["inputs"]["composition"], default);
+
+    // A revision selector: the highest revision of this Composition among those it matches.
+    set_xr(json!({"compositionRevisionSelector": {"matchLabels": {"channel": "stable"}}}));
+    let doc = diff();
+    assert_eq!(
+        doc["inputs"]["composition"],
+        format!(
+            "CompositionRevision \"xbuckets-default-1\" (latest revision, 1, of Composition \"xbuckets-default\" \
+             matching the XR's spec.compositionRevisionSelector (channel=stable); {default})"
+        )
+    );
+    assert_eq!(
+        acl_change(&doc),
+        Some((json!("private"), json!("bucket-owner-read")))
+    );
+    set_xr(json!({"compositionUpdatePolicy": "Automatic",
+        "compositionRevisionSelector": {"matchLabels": {"channel": "dev"}}}));
+    let doc = diff();
+    assert!(
+        doc["inputs"]["composition"]
+            .as_str()
+            .unwrap()
+            .starts_with("CompositionRevision \"xbuckets-default-2\" (latest revision, 2,"),
+        "{doc}"
+    );
+    assert_eq!(acl_change(&doc), None, "{doc}");
+
+    // Clear errors: nothing matches the selector; the pinned revision is missing.
+    set_xr(json!({"compositionRevisionSelector": {"matchLabels": {"channel": "beta"}}}));
+    let e = server.xprender(&["diff", "--cluster", target]);
+    assert_eq!(e.code, 1, "{}\n{}", e.stdout, e.stderr);
+    assert!(
+        e.stderr.contains(&format!(
+            "no CompositionRevision of Composition \"xbuckets-default\" ({default}) matches the XR's spec.compositionRevisionSelector (channel=beta)"
+        )),
+        "{}",
+        e.stderr
+    );
+    set_xr(
+        json!({"compositionUpdatePolicy": "Manual", "compositionRevisionRef": {"name": "xbuckets-default-7"}}),
+    );
+    let e = server.xprender(&["render", "--cluster", target]);
+    assert_eq!(e.code, 1, "{}\n{}", e.stdout, e.stderr);
+    assert!(
+        e.stderr.contains("CompositionRevision \"xbuckets-default-7\" named by the XR's spec.compositionRevisionRef (compositionUpdatePolicy: Manual) not found"),
+        "{}",
+        e.stderr
+    );
+
+    // Without the CompositionRevision CRD a pinned revision cannot be read, and says why.
+    rt.block_on(async {
+        let (crds, _, _) = dynamic(
+            &client,
+            "apiextensions.k8s.io/v1",
+            "CustomResourceDefinition",
+        )
+        .await
+        .unwrap();
+        crds.delete(
+            "compositionrevisions.apiextensions.crossplane.io",
+            &Default::default(),
+        )
+        .await
+        .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while dynamic(
+            &client,
+            "apiextensions.crossplane.io/v1",
+            "CompositionRevision",
+        )
+        .await
+        .is_some()
+        {
+            assert!(Instant::now() < deadline, "the CRD was never removed");
+            tokio::time::sleep(Duration::from_millis(300)).await;
+        }
+    });
+    set_xr(
+        json!({"compositionUpdatePolicy": "Manual", "compositionRevisionRef": {"name": "xbuckets-default-1"}}),
+    );
+    let e = server.xprender(&["diff", "--cluster", target]);
+    assert_eq!(e.code, 1, "{}\n{}", e.stdout, e.stderr);
+    assert!(
+        e.stderr.contains(
+            "the XR's spec.compositionRevisionRef (compositionUpdatePolicy: Manual) names CompositionRevision \
+             \"xbuckets-default-1\", but the API server does not serve kind CompositionRevision in \
+             apiextensions.crossplane.io/v1 (is its CustomResourceDefinition installed?)"
+        ),
+        "{}",
+        e.stderr
+    );
+    // The Automatic policy needs no revision.
+    set_xr(json!({}));
+    assert_eq!(diff()["inputs"]["composition"], default);
+}
+
+/// The Composition comes from one source: the cluster, --composition FILE or --package REF.
+#[test]
+fn composition_sources_are_mutually_exclusive() {
+    let cases: [&[&str]; 4] = [
+        &[
+            "diff",
+            "--cluster",
+            "xbuckets/b",
+            "--composition",
+            "c.yaml",
+            "--package",
+            "p.xpkg",
+        ],
+        &[
+            "apply",
+            "--cluster",
+            "xbuckets/b",
+            "--package",
+            "p.xpkg",
+            "--composition",
+            "c.yaml",
+        ],
+        &[
+            "render",
+            "--cluster",
+            "xbuckets/b",
+            "--composition",
+            "c.yaml",
+            "--package",
+            "p.xpkg",
+        ],
+        &["render", "xr.yaml", "c.yaml", "--package", "p.xpkg"],
+    ];
+    for args in cases {
+        let r = xprender_offline(args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("cannot be used with") && r.stderr.contains("--package <REF|FILE>"),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
 }
 
 fn kubeconfig_for(dir: &Path, server: &str) -> PathBuf {

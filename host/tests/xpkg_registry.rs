@@ -988,7 +988,7 @@ fn render_from_a_pulled_package() {
     assert_eq!(cli.ok(&from_package), want);
     assert!(want.contains("kind: XPostgreSQLInstance"), "{want}");
 
-    // The XRD in the package supplies the default Composition; --composition overrides it.
+    // The XRD in the package supplies the default Composition; --composition-name overrides it.
     let file = cli.home.path().join("cfg.xpkg");
     cli.ok(&[
         "xpkg",
@@ -1010,7 +1010,7 @@ fn render_from_a_pulled_package() {
         xr.to_str().unwrap(),
         "--package",
         &reference,
-        "--composition",
+        "--composition-name",
         "postgres-large",
     ]);
     assert!(large.contains("instanceClass: db.m5.large"), "{large}");
@@ -1019,7 +1019,7 @@ fn render_from_a_pulled_package() {
         xr.to_str().unwrap(),
         "--package",
         &reference,
-        "--composition",
+        "--composition-name",
         "nope",
     ]);
     assert!(

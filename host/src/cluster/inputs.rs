@@ -9,6 +9,8 @@ use serde_json::{Map, Value, json};
 
 use super::client::{Kind, Session};
 use super::{COMPOSITE_LABEL, RESOURCE_NAME_ANNOTATION, Target, str_at};
+use crate::io::Doc;
+use crate::select;
 
 const CROSSPLANE_API: &str = "apiextensions.crossplane.io/v1";
 
@@ -46,8 +48,17 @@ pub(crate) struct ClusterInputs {
 /// Options of a fetch besides the connection.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct FetchOptions {
-    /// A Composition to use instead of the one the cluster would select, and where it is from.
-    pub(crate) composition: Option<(Value, String)>,
+    /// Local documents to take the Composition from instead of the cluster.
+    pub(crate) candidates: Option<Candidates>,
+    /// The Composition of this name: among the candidates, else the cluster's.
+    pub(crate) composition_name: Option<String>,
+}
+
+/// Documents holding Compositions (a file, a directory or a package) and where they are from.
+#[derive(Debug, Clone)]
+pub(crate) struct Candidates {
+    pub(crate) docs: Vec<Doc>,
+    pub(crate) source: String,
 }
 
 pub(crate) async fn fetch(
@@ -111,10 +122,21 @@ pub(crate) async fn fetch(
             })
     });
 
-    let (composition, composition_source) = match &opts.composition {
-        Some((c, source)) => (c.clone(), source.clone()),
-        None => select_composition(session, &xr, xrd.as_ref(), &mut warnings).await?,
+    let (composition, composition_source) = match (&opts.candidates, &opts.composition_name) {
+        (Some(local), name) => local_composition(local, &xr, xrd.as_ref(), name.as_deref())?,
+        (None, Some(name)) => named_composition(session, name).await?,
+        (None, None) => {
+            let (c, why) = select_composition(session, &xr, xrd.as_ref(), &mut warnings).await?;
+            super::revision::resolve(session, &xr, c, why, &mut warnings).await?
+        }
     };
+    if let Some(pinned) = super::revision::pinned(&xr)
+        .filter(|_| opts.candidates.is_some() || opts.composition_name.is_some())
+    {
+        warnings.push(format!(
+            "the XR pins CompositionRevision {pinned:?} (compositionUpdatePolicy: Manual); rendering with {composition_source} instead"
+        ));
+    }
     check_composite_type(&composition, &xr_api_version, &xr_kind_name)?;
 
     let observed = fetch_observed(session, &xr, &xr_name, &composition, &mut warnings).await?;
@@ -190,6 +212,41 @@ async fn find_xrd(session: &mut Session, xr_kind: &Kind) -> anyhow::Result<Optio
     Ok(all.into_iter().find(|x| {
         str_at(x, "/spec/group") == group && str_at(x, "/spec/names/kind") == xr_kind.resource.kind
     }))
+}
+
+/// The Composition for a live XR among local documents, chosen as for files (a package's own
+/// XRD, when it has one for the XR, stands in for the cluster's).
+fn local_composition(
+    local: &Candidates,
+    xr: &Value,
+    xrd: Option<&Value>,
+    name: Option<&str>,
+) -> anyhow::Result<(Value, String)> {
+    let live = |value: &Value, what: &str| Doc {
+        value: value.clone(),
+        path: format!("the cluster's {what}").into(),
+        index: 1,
+    };
+    let xr = live(xr, "composite resource");
+    let xrd = select::find_xrd(&xr, &local.docs).or_else(|| xrd.map(|x| live(x, "XRD")));
+    let compositions = select::compositions(&local.docs, &local.source)?;
+    let (chosen, why) = select::for_live_xr(&xr, &compositions, xrd.as_ref(), name, &local.source)?;
+    let source = format!(
+        "Composition {:?} from {} ({why})",
+        chosen.name(),
+        local.source
+    );
+    Ok((chosen.value, source))
+}
+
+/// The cluster's Composition called `name` (`--composition-name`).
+async fn named_composition(session: &mut Session, name: &str) -> anyhow::Result<(Value, String)> {
+    let comp_kind = session.kind(CROSSPLANE_API, "Composition").await?;
+    let c = session
+        .get(&comp_kind, None, name)
+        .await?
+        .ok_or_else(|| anyhow!("Composition {name:?} named by --composition-name not found"))?;
+    Ok((c, format!("Composition {name:?} (--composition-name)")))
 }
 
 /// Crossplane's order: the XRD's enforced ref wins; then the XR's compositionRef; then its
@@ -269,7 +326,7 @@ async fn select_composition(
         ));
     }
     bail!(
-        "the composite resource {:?} selects no Composition (no compositionRef, compositionSelector, or XRD default); pass --composition FILE",
+        "the composite resource {:?} selects no Composition (no compositionRef, compositionSelector, or XRD default); pass --composition FILE, --package REF or --composition-name NAME",
         str_at(xr, "/metadata/name")
     )
 }

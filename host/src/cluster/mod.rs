@@ -8,6 +8,7 @@ pub(crate) mod environment;
 pub(crate) mod inputs;
 pub(crate) mod plan;
 pub(crate) mod render;
+pub(crate) mod revision;
 
 use std::fmt;
 

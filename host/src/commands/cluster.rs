@@ -8,9 +8,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::{anyhow, bail};
+use anyhow::bail;
 use serde_json::{Value, json};
 
+use super::composition::composition_sources_help;
 use crate::cluster::apply::{ApplyOptions, FIELD_MANAGER, Outcome};
 use crate::cluster::client::Session;
 use crate::cluster::diff::{FieldChange, is_secret_field, path_string};
@@ -35,9 +36,10 @@ pub(crate) struct ClusterArgs {
     /// The kubeconfig file (default: $KUBECONFIG, ~/.kube/config, then in-cluster config).
     #[arg(long, value_name = "FILE")]
     pub(crate) kubeconfig: Option<PathBuf>,
-    /// Use this Composition (YAML or JSON) instead of the one the cluster selects.
-    #[arg(long, value_name = "FILE")]
-    pub(crate) composition: Option<PathBuf>,
+    /// The Composition's source: the cluster's choice (a CompositionRevision when the XR pins
+    /// one) unless --composition FILE or --package REF gives one.
+    #[command(flatten)]
+    pub(crate) source: super::composition::CompositionArgs,
     /// The limit for each request to the API server, e.g. 30s, 500ms, 2m.
     #[arg(long, default_value = "30s", value_parser = parse_duration)]
     pub(crate) timeout: Duration,
@@ -56,23 +58,25 @@ pub(crate) enum Format {
 }
 
 #[derive(Debug, clap::Args)]
-#[command(
-    after_help = "Exit status: 0 no changes, 3 changes found, 1 failure.\n\
+#[command(after_help = concat!(
+    "Exit status: 0 no changes, 3 changes found, 1 failure.\n\
     Compared: the fields the render sets; server-managed metadata and composed resources' status are ignored.\n\
     --output json: {changed, resources: [{resource, apiVersion, kind, name, namespace, action, \
     changes: [{path, live, desired}]}], warnings, inputs: {composite, claim, composition, observed, \
-    connectionSecretKeys, connectionDetailKeys, environmentKeys}}"
-)]
+    connectionSecretKeys, connectionDetailKeys, environmentKeys}}\n\n",
+    composition_sources_help!()
+))]
 pub(crate) struct DiffArgs {
     #[command(flatten)]
     pub(crate) common: ClusterArgs,
 }
 
 #[derive(Debug, clap::Args)]
-#[command(
-    after_help = "Server-side apply with field manager `xprender`; a dry run unless --yes; never deletes.\n\
-    Exit status: 0 applied (or nothing to do), 1 failure or conflict with another field manager."
-)]
+#[command(after_help = concat!(
+    "Server-side apply with field manager `xprender`; a dry run unless --yes; never deletes.\n\
+    Exit status: 0 applied (or nothing to do), 1 failure or conflict with another field manager.\n\n",
+    composition_sources_help!()
+))]
 pub(crate) struct ApplyArgs {
     #[command(flatten)]
     pub(crate) common: ClusterArgs,
@@ -86,7 +90,8 @@ pub(crate) struct ApplyArgs {
 
 pub(crate) fn diff(args: &DiffArgs) -> anyhow::Result<ExitCode> {
     let a = &args.common;
-    let (plans, warnings, summary) = crate::cluster::block_on(prepare(a))??.0;
+    let fetch = fetch_options(a)?;
+    let (plans, warnings, summary) = crate::cluster::block_on(prepare(a, &fetch))??.0;
     let style = Style::new(a.output);
     let changed = plans.iter().any(|p| p.action != Action::Unchanged);
     let mut out = std::io::stdout().lock();
@@ -129,8 +134,9 @@ pub(crate) fn apply(args: &ApplyArgs) -> anyhow::Result<ExitCode> {
         dry_run: !args.yes,
         force_conflicts: args.force_conflicts,
     };
+    let fetch = fetch_options(a)?;
     let (warnings, passes) = crate::cluster::block_on(async {
-        let ((plans, warnings, _), mut session) = prepare(a).await?;
+        let ((plans, warnings, _), mut session) = prepare(a, &fetch).await?;
         let outcomes = crate::cluster::apply::apply(&mut session, &plans, opts).await;
         let created = !opts.dry_run
             && outcomes.iter().any(|o| {
@@ -146,7 +152,7 @@ pub(crate) fn apply(args: &ApplyArgs) -> anyhow::Result<ExitCode> {
         if created {
             // New objects' generated names are known only now: one more render records them
             // (the XR's spec.resourceRefs), as Crossplane's next reconcile would.
-            let ((plans, _, _), mut session) = prepare(a).await?;
+            let ((plans, _, _), mut session) = prepare(a, &fetch).await?;
             let outcomes = crate::cluster::apply::apply(&mut session, &plans, opts).await;
             passes.push((plans, outcomes));
         }
@@ -283,23 +289,24 @@ fn inputs_summary(inputs: &inputs::ClusterInputs) -> Value {
     })
 }
 
+/// The local Composition source, read (and pulled) before any cluster IO starts.
+fn fetch_options(a: &ClusterArgs) -> anyhow::Result<FetchOptions> {
+    Ok(FetchOptions {
+        candidates: a.source.candidates()?,
+        composition_name: a.source.composition_name.clone(),
+    })
+}
+
 /// Connects, reads the cluster, renders and plans.
-async fn prepare(a: &ClusterArgs) -> anyhow::Result<Prepared> {
+async fn prepare(a: &ClusterArgs, fetch: &FetchOptions) -> anyhow::Result<Prepared> {
     let target = Target::parse(&a.cluster, a.namespace.clone())?;
-    let composition = match a.composition.as_deref() {
-        Some(path) => Some((
-            load_composition(path)?,
-            format!("the Composition in {}", path.display()),
-        )),
-        None => None,
-    };
     let opts = ClusterOptions {
         connect: ConnectOptions {
             kubeconfig: a.kubeconfig.clone(),
             context: a.context.clone(),
             timeout: a.timeout,
         },
-        fetch: FetchOptions { composition },
+        fetch: fetch.clone(),
     };
     let mut session = Session::connect(&opts.connect).await?;
     let inputs = inputs::fetch(&mut session, &target, &opts.fetch).await?;
@@ -322,25 +329,6 @@ async fn prepare(a: &ClusterArgs) -> anyhow::Result<Prepared> {
     }
     let plans = plan::plan(&inputs, &output)?;
     Ok(((plans, warnings, inputs_summary(&inputs)), session))
-}
-
-/// A Composition from a YAML (possibly multi-document, read as kubectl reads it) or JSON file,
-/// or a directory of them.
-fn load_composition(path: &std::path::Path) -> anyhow::Result<Value> {
-    let docs = crate::io::read_docs(path)?;
-    let mut comps = docs.into_iter().filter(|d| d.kind() == "Composition");
-    let c = comps
-        .next()
-        .ok_or_else(|| anyhow!("{} holds no Composition", path.display()))?;
-    if let Some(other) = comps.next() {
-        bail!(
-            "{} holds several Compositions ({} and {}); pass one",
-            path.display(),
-            c.display_name(),
-            other.display_name()
-        );
-    }
-    Ok(c.value)
 }
 
 fn parse_duration(s: &str) -> Result<Duration, String> {

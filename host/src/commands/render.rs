@@ -58,6 +58,14 @@ Examples:
   # Pick the Composition among a package directory; apply the result.
   xprender render xr.yaml package/ | kubectl apply -f -
 
+  # Render a live XR (or claim) as its cluster would: Composition (or pinned
+  # CompositionRevision), observed resources, connection Secrets, XRD, environment.
+  xprender render --cluster xpostgresqlinstances/orders-db
+
+  # Try a new Composition against that live state: a file, or a package's.
+  xprender render --cluster xpostgresqlinstances/orders-db --composition new.yaml
+  xprender render --cluster xpostgresqlinstances/orders-db --package registry.example.org/platform:v2
+
   # Send a raw engine request (the render contract's JSON) from stdin.
   xprender render --request - --output json < request.json
 
@@ -67,18 +75,16 @@ pub(crate) struct RenderArgs {
     #[arg(required_unless_present_any = ["request", "cluster"], value_name = "XR")]
     pub(crate) xr: Option<PathBuf>,
     /// The Composition: a file (multi-document allowed) or a directory of YAML/JSON files.
-    #[arg(required_unless_present_any = ["request", "package", "cluster"], value_name = "COMPOSITION")]
+    #[arg(
+        required_unless_present_any = ["request", "package", "cluster", "composition_file"],
+        conflicts_with_all = ["package", "composition_file"],
+        value_name = "COMPOSITION"
+    )]
     pub(crate) composition: Option<PathBuf>,
-    /// Take the Compositions and XRDs from a Crossplane package instead of COMPOSITION: a
-    /// registry reference (pulled through the verified cache) or a file from `xpkg build`.
-    #[arg(long, value_name = "REF|FILE", conflicts_with = "composition")]
-    pub(crate) package: Option<String>,
-    /// Render with the Composition of this name (it must still suit the XR).
-    #[arg(long = "composition", value_name = "NAME")]
-    pub(crate) composition_name: Option<String>,
-    /// Registry and cache options for --package.
+    /// The Composition's source instead of COMPOSITION (with --cluster: instead of the
+    /// cluster's choice).
     #[command(flatten)]
-    pub(crate) fetch: super::xpkg::FetchArgs,
+    pub(crate) source: super::composition::CompositionArgs,
     /// Observed composed resources (a multi-document file or a directory), matched by their
     /// crossplane.io/composition-resource-name annotation; Secrets among them are the
     /// connection secrets the resources' spec.writeConnectionSecretToRef name.
@@ -110,15 +116,17 @@ pub(crate) struct RenderArgs {
     #[arg(
         long,
         value_name = "FILE|-",
-        conflicts_with_all = ["xr", "composition", "observed_resources", "environment", "xrd", "semantics", "package", "composition_name"]
+        conflicts_with_all = ["xr", "composition", "observed_resources", "environment", "xrd", "semantics", "package", "composition_file", "composition_name"]
     )]
     pub(crate) request: Option<String>,
-    /// Read the XR (or a claim, followed to its XR), its Composition, the observed composed
-    /// resources, their connection Secrets and the XRD from a live cluster: KIND/NAME.
+    /// Read the XR (or a claim, followed to its XR), its Composition (unless --composition
+    /// FILE or --package REF gives one; a CompositionRevision when the XR pins one), the
+    /// observed composed resources, their connection Secrets and the XRD from a live cluster:
+    /// KIND/NAME.
     #[arg(
         long,
         value_name = "KIND/NAME",
-        conflicts_with_all = ["xr", "composition", "observed_resources", "environment", "xrd", "package", "request"]
+        conflicts_with_all = ["xr", "composition", "observed_resources", "environment", "xrd", "request"]
     )]
     pub(crate) cluster: Option<String>,
     /// With --cluster: the claim's namespace (default: the kubeconfig context's).
@@ -290,7 +298,10 @@ fn cluster_request(args: &RenderArgs, target: &str) -> anyhow::Result<(Vec<u8>, 
             context: args.context.clone(),
             timeout: args.cluster_timeout,
         },
-        fetch: cluster::FetchOptions::default(),
+        fetch: cluster::FetchOptions {
+            candidates: args.source.candidates()?,
+            composition_name: args.source.composition_name.clone(),
+        },
     };
     let inputs = cluster::block_on(cluster::fetch_render_inputs(&target, &opts))??;
     for w in &inputs.warnings {
@@ -314,46 +325,28 @@ fn build_request(args: &RenderArgs) -> anyhow::Result<(Vec<u8>, Plan)> {
         return Err(input_error!("XR and COMPOSITION are required without --request").into());
     };
     let xr = io::read_single(xr_path, "composite resource")?;
-    let (docs, source) = match (&args.package, &args.composition) {
-        (Some(reference), _) => (package_docs(reference, args)?, reference.clone()),
+    let composition_path = args
+        .composition
+        .as_ref()
+        .or(args.source.composition_file.as_ref());
+    let (docs, source) = match (&args.source.package, composition_path) {
+        (Some(reference), _) => (args.source.package_docs(reference)?, reference.clone()),
         (None, Some(comp_path)) => (io::read_docs(comp_path)?, comp_path.display().to_string()),
         (None, None) => {
             return Err(input_error!("XR and COMPOSITION are required without --request").into());
         }
     };
-    let mut compositions: Vec<Doc> = docs
-        .iter()
-        .filter(|d| d.kind() == "Composition")
-        .cloned()
-        .collect();
-    if compositions.is_empty() {
-        return Err(input_error!(
-            "{source}: no Composition (kind: Composition) among {} document(s)",
-            docs.len()
-        )
-        .into());
-    }
-    if let Some(name) = &args.composition_name {
-        let available: Vec<String> = compositions
-            .iter()
-            .map(|c| format!("{:?}", c.name()))
-            .collect();
-        compositions.retain(|c| c.name() == name);
-        if compositions.is_empty() {
-            return Err(input_error!(
-                "{source}: no Composition named {name:?} (found: {})",
-                available.join(", ")
-            )
-            .into());
-        }
+    let mut compositions = select::compositions(&docs, &source)?;
+    if let Some(name) = &args.source.composition_name {
+        compositions = vec![select::named(&compositions, name, &source)?.clone()];
     }
     let xrd = match &args.xrd {
         Some(p) => Some(io::read_single(p, "CompositeResourceDefinition")?),
-        None => find_xrd(&xr, &docs),
+        None => select::find_xrd(&xr, &docs),
     };
-    // --composition stands in for the XRD's default (an enforced Composition still wins).
+    // --composition-name stands in for the XRD's default (an enforced Composition still wins).
     let selection_xrd = xrd.clone().map(|mut d| {
-        if args.composition_name.is_some()
+        if args.source.composition_name.is_some()
             && let Some(spec) = d.value.get_mut("spec").and_then(Value::as_object_mut)
         {
             spec.remove("defaultCompositionRef");
@@ -400,32 +393,6 @@ fn build_request(args: &RenderArgs) -> anyhow::Result<(Vec<u8>, Plan)> {
     }
     let bytes = serde_json::to_vec(&Value::Object(request))?;
     Ok((bytes, Plan::new(xr.value, &composition)))
-}
-
-/// The documents of a package's package.yaml, read as Composition files are read.
-fn package_docs(reference: &str, args: &RenderArgs) -> anyhow::Result<Vec<Doc>> {
-    let opts = args.fetch.options();
-    let text = if Path::new(reference).is_file() {
-        crate::xpkg::file_package_yaml(Path::new(reference), &opts)?
-    } else {
-        crate::xpkg::load_package_yaml(reference, &opts)?
-    };
-    let origin = PathBuf::from(format!("{reference}//package.yaml"));
-    let values =
-        io::parse_yaml_stream(&text).map_err(|e| input_error!("{}:{e}", origin.display()))?;
-    Ok(io::into_docs(values, &origin))
-}
-
-/// An XRD among the Composition documents that defines the XR's kind.
-fn find_xrd(xr: &Doc, docs: &[Doc]) -> Option<Doc> {
-    let group = xr.str_at(&["apiVersion"])?.split('/').next()?;
-    docs.iter()
-        .find(|d| {
-            d.kind() == "CompositeResourceDefinition"
-                && d.str_at(&["spec", "group"]) == Some(group)
-                && d.str_at(&["spec", "names", "kind"]) == Some(xr.kind())
-        })
-        .cloned()
 }
 
 /// Observed resources keyed by their composition-resource-name annotation, each with the
