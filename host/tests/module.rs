@@ -2,8 +2,9 @@
 
 use std::io::Write as _;
 use std::process::{Command, Stdio};
+use std::sync::OnceLock;
 
-use wasmtime::{Engine, ExternType, Module, ValType};
+use wasmtime::{Engine, ExternType, Instance, Linker, Module, Store, ValType};
 
 /// The module `build.rs` embedded into the binary.
 static CORE: &[u8] = include_bytes!(env!("XPRENDER_CORE_WASM"));
@@ -15,9 +16,19 @@ static CORE: &[u8] = include_bytes!(env!("XPRENDER_CORE_WASM"));
 const MAX_BYTES: usize = 560_000;
 const MAX_GZIP_BYTES: usize = 226_000;
 
+/// The embedded module, compiled once for all tests here.
+fn compiled() -> &'static (Engine, Module) {
+    static COMPILED: OnceLock<(Engine, Module)> = OnceLock::new();
+    COMPILED.get_or_init(|| {
+        let engine = Engine::default();
+        let module = Module::new(&engine, CORE).unwrap();
+        (engine, module)
+    })
+}
+
 #[test]
 fn core_module_imports_nothing_and_exports_the_abi() {
-    let module = Module::new(&Engine::default(), CORE).unwrap();
+    let (_, module) = compiled();
     let imports: Vec<String> = module
         .imports()
         .map(|i| format!("{}::{}", i.module(), i.name()))
@@ -51,6 +62,59 @@ fn core_module_imports_nothing_and_exports_the_abi() {
         module.get_export("memory"),
         Some(ExternType::Memory(_))
     ));
+}
+
+/// One render on a live instance; the response text.
+fn render_on(store: &mut Store<()>, instance: &Instance, request: &str) -> String {
+    let alloc = instance
+        .get_typed_func::<i32, i32>(&mut *store, "xprender_alloc")
+        .unwrap();
+    let free = instance
+        .get_typed_func::<(i32, i32), ()>(&mut *store, "xprender_free")
+        .unwrap();
+    let render = instance
+        .get_typed_func::<(i32, i32), i64>(&mut *store, "xprender_render")
+        .unwrap();
+    let memory = instance.get_memory(&mut *store, "memory").unwrap();
+    let len = i32::try_from(request.len()).unwrap();
+    let ptr = alloc.call(&mut *store, len).unwrap();
+    memory
+        .write(
+            &mut *store,
+            usize::try_from(ptr).unwrap(),
+            request.as_bytes(),
+        )
+        .unwrap();
+    let packed = render.call(&mut *store, (ptr, len)).unwrap();
+    let (rptr, rlen) = ((packed >> 32) as i32, (packed & 0xffff_ffff) as i32);
+    let mut out = vec![0u8; usize::try_from(rlen).unwrap()];
+    memory
+        .read(&*store, usize::try_from(rptr).unwrap(), &mut out)
+        .unwrap();
+    free.call(&mut *store, (rptr, rlen)).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+/// The engine's allocator keeps freed blocks for reuse: an instance that renders the same
+/// request again and again stops growing after the first render, and answers the same.
+#[test]
+fn a_reused_instance_reuses_its_memory() {
+    let request = include_str!("../../benches/workloads/medium.json");
+    let (engine, module) = compiled();
+    let mut store = Store::new(engine, ());
+    let instance = Linker::new(engine).instantiate(&mut store, module).unwrap();
+    let first = render_on(&mut store, &instance, request);
+    assert!(first.starts_with("{\"composite\""), "{first}");
+    let memory = instance.get_memory(&mut store, "memory").unwrap();
+    let after_first = memory.data_size(&store);
+    for _ in 0..30 {
+        assert_eq!(render_on(&mut store, &instance, request), first);
+    }
+    assert_eq!(
+        memory.data_size(&store),
+        after_first,
+        "memory grew across renders"
+    );
 }
 
 fn gzip_len(bytes: &[u8]) -> usize {
