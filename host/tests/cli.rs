@@ -883,3 +883,48 @@ fn the_example_renders_with_the_bundled_engine() {
         "notice: the XR is paused (annotation crossplane.io/paused: \"true\"): Crossplane does not compose it, so nothing is rendered\n"
     );
 }
+
+/// Values nested far deeper than serde_json's default limit of 128 render with the bundled
+/// engine: the host reads the engine's answer without that limit, since the engine bounds it.
+#[test]
+fn deeply_nested_values_render() {
+    let dir = temp_dir("deep");
+    let depth = 900;
+    let deep = format!("{}1{}", r#"{"a":"#.repeat(depth), "}".repeat(depth));
+    let request = format!(
+        r#"{{"xr": {{"apiVersion": "example.org/v1", "kind": "XR", "metadata": {{"name": "x"}},
+            "spec": {{"deep": {deep}}}}},
+          "composition": {{"apiVersion": "apiextensions.crossplane.io/v1", "kind": "Composition",
+            "metadata": {{"name": "c"}},
+            "spec": {{"compositeTypeRef": {{"apiVersion": "example.org/v1", "kind": "XR"}},
+              "resources": [{{"name": "r", "base": {{"apiVersion": "v1", "kind": "ConfigMap"}},
+                "patches": [{{"fromFieldPath": "spec.deep", "toFieldPath": "data.deep"}}]}}]}}}}}}"#
+    );
+    let file = write(&dir, "request.json", &request);
+    let (code, out, err) = run(xprender()
+        .args(["render", "--output", "json", "--request"])
+        .arg(&file));
+    assert_eq!(code, 0, "{err}");
+    let mut doc: Value = {
+        let mut de = serde_json::Deserializer::from_str(&out);
+        de.disable_recursion_limit();
+        serde::Deserialize::deserialize(&mut de).unwrap()
+    };
+    let mut v = doc["resources"]["r"]["resource"]["data"]["deep"].take();
+    for _ in 0..depth {
+        v = v["a"].take();
+    }
+    assert_eq!(v, json!(1));
+
+    // One level past the engine's limit is a clear request error, not a crash.
+    let deeper = format!("{}1{}", r#"{"a":"#.repeat(1001), "}".repeat(1001));
+    let file = write(&dir, "too-deep.json", &request.replace(&deep, &deeper));
+    let (code, out, err) = run(xprender()
+        .args(["render", "--output", "json", "--request"])
+        .arg(&file));
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        err.contains("JSON nested more than 1000 levels deep is beyond the engine's limit"),
+        "{err}"
+    );
+}

@@ -12,5 +12,5 @@ pub(crate) fn render(request: &Value) -> anyhow::Result<Value> {
     let cache = runtime::default_cache_dir();
     let rt = Runtime::new(runtime::BUNDLED_ENGINE, cache.as_deref())?;
     let out = rt.render(request.to_string().as_bytes(), Limits::default())?;
-    serde_json::from_slice(&out).context("the engine returned malformed JSON")
+    runtime::parse_response(&out).context("the engine returned malformed JSON")
 }

@@ -179,7 +179,7 @@ pub(crate) fn run(args: &RenderArgs) -> anyhow::Result<ExitCode> {
         request.len(),
         started.elapsed()
     );
-    let doc: Value = serde_json::from_slice(&response).map_err(|e| {
+    let doc: Value = crate::runtime::parse_response(&response).map_err(|e| {
         RenderFailed(format!(
             "the engine returned invalid JSON ({e}); this is a bug in the engine"
         ))

@@ -190,3 +190,15 @@ fn human_duration(d: std::time::Duration) -> String {
         format!("{}ms", d.as_millis())
     }
 }
+
+/// Parses the engine's answer. Its nesting is bounded by the engine (requests nest at most
+/// 1000 levels, field paths add at most their segments), so serde_json's recursion limit
+/// of 128, meant for untrusted text, would only refuse valid Outputs.
+pub(crate) fn parse_response(bytes: &[u8]) -> serde_json::Result<serde_json::Value> {
+    use serde::Deserialize as _;
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    de.disable_recursion_limit();
+    let v = serde_json::Value::deserialize(&mut de)?;
+    de.end()?;
+    Ok(v)
+}
