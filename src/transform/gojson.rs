@@ -52,18 +52,11 @@ pub(crate) fn unmarshal(s: &str, target: Target) -> crate::error::Result<Value> 
             "json: cannot unmarshal {kind} into Go value of type {type_name}"
         )));
     }
-    read.map_err(|fault| match fault {
-        Fault::Range(_, lit) => go(format!(
-            "json: cannot unmarshal number {lit} into Go value of type float64"
-        )),
-        Fault::Depth(_) => Error::new(
-            ErrorKind::Limit,
-            format!(
-                "JSON nested more than {ENGINE_MAX_DEPTH} levels deep is beyond the engine's limit"
-            ),
-        ),
+    read.map_err(|fault| match (fault.message(ENGINE_MAX_DEPTH), fault) {
+        (Some(message), Fault::Depth(_)) => Error::new(ErrorKind::Limit, message),
+        (Some(message), _) => go(message),
         // Both readers refuse the same texts; the scanner names the fault.
-        Fault::Syntax(_) => go("invalid JSON".to_owned()),
+        (None, _) => go("invalid JSON".to_owned()),
     })
 }
 

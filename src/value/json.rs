@@ -3,7 +3,7 @@
 use std::fmt::{self, Write as _};
 
 use super::Value;
-use super::read::{self, Fault, Numbers};
+use super::read::{self, Numbers};
 use super::scan;
 
 /// Why a JSON text could not be parsed.
@@ -32,20 +32,10 @@ impl std::error::Error for ParseError {}
 /// Kubernetes' decoding of a JSON document, with Go's error texts.
 pub(super) fn parse(text: &str) -> Result<Value, ParseError> {
     read::read(text, Numbers::Kubernetes, super::MAX_DEPTH).map_err(|fault| {
-        let (message, at) = match fault {
-            Fault::Syntax(at) => scan::syntax_error(text.as_bytes())
-                .unwrap_or_else(|| ("invalid JSON".to_owned(), at)),
-            Fault::Range(at, lit) => (
-                format!("json: cannot unmarshal number {lit} into Go value of type float64"),
-                at,
-            ),
-            Fault::Depth(at) => (
-                format!(
-                    "JSON nested more than {} levels deep is beyond the engine's limit",
-                    super::MAX_DEPTH
-                ),
-                at,
-            ),
+        let (message, at) = match fault.message(super::MAX_DEPTH) {
+            Some(message) => (message, fault.offset()),
+            None => scan::syntax_error(text.as_bytes())
+                .unwrap_or_else(|| ("invalid JSON".to_owned(), fault.offset())),
         };
         let (line, column) = position(text, at);
         ParseError {

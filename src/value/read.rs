@@ -27,6 +27,28 @@ pub(crate) enum Fault {
     Depth(usize),
 }
 
+impl Fault {
+    /// The byte offset where the text goes wrong.
+    pub(crate) fn offset(&self) -> usize {
+        match self {
+            Fault::Syntax(at) | Fault::Range(at, _) | Fault::Depth(at) => *at,
+        }
+    }
+
+    /// The text of a fault other than a syntax error (whose text comes from Go's scanner).
+    pub(crate) fn message(&self, max_depth: usize) -> Option<String> {
+        match self {
+            Fault::Syntax(_) => None,
+            Fault::Range(_, lit) => Some(format!(
+                "json: cannot unmarshal number {lit} into Go value of type float64"
+            )),
+            Fault::Depth(_) => Some(format!(
+                "JSON nested more than {max_depth} levels deep is beyond the engine's limit"
+            )),
+        }
+    }
+}
+
 /// Reads one JSON document (surrounding whitespace allowed).
 pub(crate) fn read(text: &str, numbers: Numbers, max_depth: usize) -> Result<Value, Fault> {
     let mut r = Reader {
