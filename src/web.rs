@@ -47,6 +47,10 @@ export interface RenderResult {
   severity: "Normal" | "Warning" | "Fatal";
   message: string;
   resource?: string;
+  /** Where a native reconcile failed after the apply (Fatal results only). */
+  patchIndex?: number;
+  patchType?: string;
+  fieldPath?: string;
 }
 
 /** What a render produced. */

@@ -27,18 +27,17 @@ pub(crate) fn meta_entry<'a>(obj: &'a Value, map: &str, key: &str) -> &'a str {
         .unwrap_or("")
 }
 
-/// The `metadata` object, replacing a non-object one (as unstructured setters do).
+/// The `metadata` object, created when absent. A present `metadata` that is
+/// not an object (`metadata: null` in a base) gives `None`: unstructured's
+/// setters fail on it and their callers ignore the failure, so every write
+/// into it silently does nothing.
 fn metadata_mut(obj: &mut Value) -> Option<&mut Map> {
     let Value::Object(root) = obj else {
         return None;
     };
-    let m = root
-        .entry("metadata".to_owned())
-        .or_insert_with(|| Value::Object(Map::new()));
-    if !matches!(m, Value::Object(_)) {
-        *m = Value::Object(Map::new());
-    }
-    m.as_object_mut()
+    root.entry("metadata".to_owned())
+        .or_insert_with(|| Value::Object(Map::new()))
+        .as_object_mut()
 }
 
 /// Sets `metadata.<key>`; an empty value removes the field (`SetName("")`).

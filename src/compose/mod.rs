@@ -48,6 +48,8 @@ pub(crate) struct State<'r> {
     pub(crate) held_back: bool,
     /// Function: a step returned a Fatal result; nothing is applied.
     pub(crate) fatal: bool,
+    /// Native: the reconcile failed after the composed resources were applied.
+    pub(crate) failed_after_apply: bool,
     pub(crate) details: Details,
     pub(crate) results: Vec<Message>,
     pub(crate) trace: Option<Vec<PatchTrace>>,
@@ -60,7 +62,29 @@ impl State<'_> {
             severity: Severity::Warning,
             message,
             resource: resource.map(str::to_owned),
+            patch: None,
+            field_path: None,
         });
+    }
+
+    /// A native reconcile failed after Crossplane applied the composed resources
+    /// (ToComposite patches, connection details, readiness): a Fatal result that
+    /// names where, and the render stops with what was applied.
+    pub(crate) fn fail_after_apply(&mut self, e: &Error) {
+        let ctx = e.context();
+        self.results.push(Message {
+            severity: Severity::Fatal,
+            message: e.message().to_owned(),
+            resource: ctx.resource.clone(),
+            patch: ctx.patch.clone(),
+            field_path: ctx.field_path.clone(),
+        });
+        self.failed_after_apply = true;
+    }
+
+    /// Whether the render has ended: a Fatal function result or a failed native reconcile.
+    pub(crate) fn stopped(&self) -> bool {
+        self.fatal || self.failed_after_apply
     }
 
     /// A trace entry for a patch about to run, when tracing.
@@ -192,6 +216,7 @@ pub fn render(request: &Request) -> Result<Output> {
         unrendered: Vec::new(),
         held_back: false,
         fatal: false,
+        failed_after_apply: false,
         details: Details::new(),
         results: Vec::new(),
         trace: request.options.trace.then(Vec::new),
@@ -204,6 +229,9 @@ pub fn render(request: &Request) -> Result<Output> {
     }
     if st.fatal {
         return Ok(fatal_output(st, input_xr));
+    }
+    if st.failed_after_apply {
+        return Ok(failed_after_apply_output(st));
     }
     finish(st, input_xr)
 }
@@ -219,6 +247,8 @@ pub(crate) fn run_input(st: &mut State<'_>, input: &PtInput<'_>) -> Result<()> {
                     severity: Severity::Fatal,
                     message: e.message().to_owned(),
                     resource: e.context().resource.clone(),
+                    patch: None,
+                    field_path: None,
                 });
                 st.fatal = true;
             }
@@ -234,6 +264,25 @@ fn fatal_output(st: State<'_>, input_xr: Option<Value>) -> Output {
     Output {
         composite: input_xr.unwrap_or(st.xr),
         resources: Vec::new(),
+        connection_details: Details::new(),
+        ready: false,
+        results: st.results,
+        trace: st
+            .trace
+            .map(|t| t.iter().map(PatchTrace::to_value).collect()),
+    }
+}
+
+/// The Output of a native render whose reconcile failed after the apply step:
+/// the composed resources as Crossplane applied them, the XR with the
+/// environment and ToComposite patches that ran before the failure (its Ready
+/// condition untouched: the reconcile ends before setting it), no connection
+/// details (they are published only after a successful compose), and the
+/// failure as the last, Fatal, result.
+fn failed_after_apply_output(st: State<'_>) -> Output {
+    Output {
+        composite: st.xr,
+        resources: st.resources,
         connection_details: Details::new(),
         ready: false,
         results: st.results,
@@ -266,6 +315,8 @@ fn paused(xr: Value, trace: bool) -> Output {
             message: "Reconciliation is paused via the pause annotation; nothing was rendered"
                 .to_owned(),
             resource: None,
+            patch: None,
+            field_path: None,
         }],
         trace: trace.then(Vec::new),
     }

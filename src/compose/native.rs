@@ -51,76 +51,126 @@ pub(super) fn run(st: &mut State<'_>, input: &PtInput<'_>) -> Result<()> {
         }
     }
 
-    // After apply: ToComposite patches, connection details, readiness.
-    for (ti, desired) in rendered {
+    // Crossplane applies every rendered resource here. What follows runs on
+    // the applied objects, and its first error ends the reconcile: the
+    // resources stay applied and the Output shows them with a Fatal result.
+    let mut rendered = rendered.into_iter();
+    while let Some((ti, desired)) = rendered.next() {
         let Some((t, patches)) = templates.get(ti) else {
             continue;
         };
-        let request = st.request;
-        let observed_entry = observed_for(request, &st.xr, t, ti);
-        let observed = observed_entry.map(|o| &o.resource);
-        let live = applied(observed, &desired);
-        for (i, p) in patches.iter().enumerate() {
-            if !p.kind.writes_composite() {
-                continue;
-            }
-            let mut tr = st.start_trace(Some(&t.name), i, p, "composed (applied)", "composite");
-            let res = patch::apply(p, &live, &mut st.xr, SEM, tr.as_mut());
-            if let Err(e) = res {
-                if e.is_not_found() && p.policy.optional() {
-                    if let Some(t) = tr.as_mut() {
-                        t.finish(Outcome::Skipped, skip_reason(&e));
-                    }
-                    st.end_trace(tr);
-                    continue;
-                }
-                if let Some(t) = tr.as_mut() {
-                    t.finish(
-                        Outcome::Failed,
-                        "the render fails: ToComposite patch errors are fatal",
+        match after_apply(st, t, ti, patches, &desired) {
+            Ok(ready) => st.put_resource(Rendered {
+                name: t.name.clone(),
+                resource: desired,
+                ready,
+            }),
+            Err(e) => {
+                st.put_resource(Rendered {
+                    name: t.name.clone(),
+                    resource: desired,
+                    ready: false,
+                });
+                for (tj, desired) in rendered.by_ref() {
+                    let Some((t, patches)) = templates.get(tj) else {
+                        continue;
+                    };
+                    let to_xr = patches
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, p)| p.kind.writes_composite());
+                    st.trace_not_run(
+                        Some(&t.name),
+                        to_xr,
+                        "the reconcile failed at an earlier composed resource",
                     );
+                    st.put_resource(Rendered {
+                        name: t.name.clone(),
+                        resource: desired,
+                        ready: false,
+                    });
                 }
-                st.end_trace(tr);
-                return Err(fatal(
-                    e.wrap(format!(
-                        "cannot apply the {} patch at index {i}",
-                        quote(p.kind.as_str())
-                    ))
-                    .wrap(format!(
-                        "cannot render ToComposite patches for composed resource {}",
-                        quote(&t.name)
-                    ))
-                    .with_resource(t.name.as_str())
-                    .with_patch(i, p.kind.as_str()),
-                ));
+                st.fail_after_apply(&e);
+                return Ok(());
             }
-            st.end_trace(tr);
         }
-        let empty = connection::Details::new();
-        let secret = observed_entry.map_or(&empty, |o| &o.connection_details);
-        let details =
-            connection::extract(&live, secret, &t.connection_details, SEM).map_err(|e| {
-                e.wrap(format!(
-                "cannot extract composite resource connection details from composed resource {}",
-                quote(&t.name)
-            ))
-            .with_resource(t.name.as_str())
-            })?;
-        st.add_details(details);
-        let ready = readiness::is_ready(&live, &t.readiness_checks, SEM).map_err(|e| {
-            e.wrap(format!(
-                "cannot check whether composed resource {} is ready",
-                quote(&t.name)
-            ))
-            .with_resource(t.name.as_str())
-        })?;
-        st.put_resource(Rendered {
-            name: t.name.clone(),
-            resource: desired,
-            ready,
-        });
     }
     Ok(())
+}
+
+/// The steps v1.14 runs for one applied resource: ToComposite patches,
+/// connection details, readiness. Returns whether the resource is ready; an
+/// error fails the reconcile.
+fn after_apply(
+    st: &mut State<'_>,
+    t: &Template<'_>,
+    ti: usize,
+    patches: &[&Patch<'_>],
+    desired: &Value,
+) -> Result<bool> {
+    let request = st.request;
+    let observed_entry = observed_for(request, &st.xr, t, ti);
+    let observed = observed_entry.map(|o| &o.resource);
+    let live = applied(observed, desired);
+    for (i, p) in patches.iter().enumerate() {
+        if !p.kind.writes_composite() {
+            continue;
+        }
+        let mut tr = st.start_trace(Some(&t.name), i, p, "composed (applied)", "composite");
+        let res = patch::apply(p, &live, &mut st.xr, SEM, tr.as_mut());
+        if let Err(e) = res {
+            if e.is_not_found() && p.policy.optional() {
+                if let Some(t) = tr.as_mut() {
+                    t.finish(Outcome::Skipped, skip_reason(&e));
+                }
+                st.end_trace(tr);
+                continue;
+            }
+            if let Some(t) = tr.as_mut() {
+                t.finish(
+                    Outcome::Failed,
+                    "the reconcile fails after the apply: ToComposite patch errors are fatal",
+                );
+            }
+            st.end_trace(tr);
+            let rest = patches
+                .iter()
+                .enumerate()
+                .skip(i + 1)
+                .filter(|(_, q)| q.kind.writes_composite());
+            st.trace_not_run(Some(&t.name), rest, "an earlier patch failed");
+            return Err(fatal(
+                e.wrap(format!(
+                    "cannot apply the {} patch at index {i}",
+                    quote(p.kind.as_str())
+                ))
+                .wrap(format!(
+                    "cannot render ToComposite patches for composed resource {}",
+                    quote(&t.name)
+                ))
+                .with_resource(t.name.as_str())
+                .with_patch(i, p.kind.as_str()),
+            ));
+        }
+        st.end_trace(tr);
+    }
+    let empty = connection::Details::new();
+    let secret = observed_entry.map_or(&empty, |o| &o.connection_details);
+    let details = connection::extract(&live, secret, &t.connection_details, SEM).map_err(|e| {
+        e.wrap(format!(
+            "cannot extract composite resource connection details from composed resource {}",
+            quote(&t.name)
+        ))
+        .with_resource(t.name.as_str())
+    })?;
+    st.add_details(details);
+    readiness::is_ready(&live, &t.readiness_checks, SEM).map_err(|e| {
+        e.wrap(format!(
+            "cannot check whether composed resource {} is ready",
+            quote(&t.name)
+        ))
+        .with_resource(t.name.as_str())
+    })
 }
 
 /// `spec.environment.patches[i]`: XR → environment or environment → XR, fatal on error.

@@ -29,6 +29,10 @@ pub(crate) struct Message {
     pub(crate) severity: Severity,
     pub(crate) message: String,
     pub(crate) resource: Option<String>,
+    /// The patch (index, type) a Fatal result of a failed native reconcile names.
+    pub(crate) patch: Option<(usize, String)>,
+    /// The field path such a result names.
+    pub(crate) field_path: Option<String>,
 }
 
 /// One desired composed resource.
@@ -99,6 +103,16 @@ impl Output {
             if let Some(r) = &m.resource {
                 out.push_str(",\"resource\":");
                 json_string(&mut out, r);
+            }
+            if let Some((i, t)) = &m.patch {
+                out.push_str(",\"patchIndex\":");
+                out.push_str(&i.to_string());
+                out.push_str(",\"patchType\":");
+                json_string(&mut out, t);
+            }
+            if let Some(p) = &m.field_path {
+                out.push_str(",\"fieldPath\":");
+                json_string(&mut out, p);
             }
             out.push('}');
         }

@@ -17,7 +17,7 @@ pub(super) fn run(st: &mut State<'_>, steps: &[Step<'_>]) -> Result<()> {
             Some(input) => {
                 st.step = Some(s.name.to_owned());
                 run_input(st, input)?;
-                if st.fatal {
+                if st.stopped() {
                     break;
                 }
             }
