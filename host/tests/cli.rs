@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{built_request, canned_engine, example, run, temp_dir, write, xprender};
+use common::{built_request, canned_engine, example, root, run, temp_dir, write, xprender};
 use serde_json::{Value, json};
 
 const XR: &str = "\
@@ -704,7 +704,9 @@ fn engine_errors_and_fatal_results_exit_1() {
         assert!(err.contains(needle), "{needle} not in {err}");
     }
 
+    // A function's Fatal result: nothing was applied, so nothing is printed.
     let mut fatal = output_doc();
+    fatal["resources"] = json!({});
     fatal["results"] = json!([{"severity": "Fatal", "message": "cannot compose", "resource": "a"}]);
     let engine = canned_engine(&dir, "fatal.wasm", &fatal.to_string());
     let (code, out, err) = run(xprender()
@@ -716,6 +718,33 @@ fn engine_errors_and_fatal_results_exit_1() {
     assert_eq!(code, 1);
     assert!(out.is_empty(), "{out}");
     assert!(err.contains("error: a: cannot compose"), "{err}");
+
+    // A native reconcile that failed after the apply: the applied resources are printed.
+    let mut applied = output_doc();
+    applied["results"] = json!([{"severity": "Fatal", "message": "cannot compose", "resource": "a",
+        "patchIndex": 1, "patchType": "ToCompositeFieldPath", "fieldPath": "status.x"}]);
+    let engine = canned_engine(&dir, "applied.wasm", &applied.to_string());
+    let (code, out, err) = run(xprender()
+        .arg("render")
+        .arg(&xr)
+        .arg(&comp)
+        .arg("--engine")
+        .arg(&engine));
+    assert_eq!(code, 1);
+    let kinds: Vec<&str> = out.lines().filter(|l| l.starts_with("kind: ")).collect();
+    assert_eq!(
+        kinds,
+        ["kind: XThing", "kind: ConfigMap", "kind: Secret"],
+        "{out}"
+    );
+    for needle in [
+        "error: a: cannot compose",
+        "patch:      #1 (ToCompositeFieldPath)",
+        "field path: status.x",
+        "after applying the composed resources shown",
+    ] {
+        assert!(err.contains(needle), "{needle} not in {err}");
+    }
 
     let engine = canned_engine(&dir, "garbage.wasm", "not json");
     let (code, _, err) = run(xprender()
@@ -821,6 +850,59 @@ fn raw_requests_print_the_yaml_stream_too() {
         .stdin(std::fs::File::open(&request).unwrap()));
     assert_eq!(code, 0);
     assert_eq!(out, format!("{doc}\n"));
+}
+
+/// The bundled engine on a first render whose Required ToComposite patch has no source yet:
+/// the resources Crossplane applies are printed, the failure goes to stderr, exit 1.
+#[test]
+fn a_failure_after_the_apply_shows_the_applied_resources() {
+    let request = root().join("tests/fixtures/after-apply/to-composite-required-new/request.json");
+    let (code, out, err) = run(xprender().args(["render", "--request"]).arg(&request));
+    assert_eq!(code, 1, "{err}");
+    let kinds: Vec<&str> = out.lines().filter(|l| l.starts_with("kind: ")).collect();
+    assert_eq!(
+        kinds,
+        [
+            "kind: XCluster",
+            "kind: Network",
+            "kind: Cluster",
+            "kind: NodePool"
+        ],
+        "{out}"
+    );
+    assert!(
+        out.contains("  networkId: net-0a1\n"),
+        "the XR as far as it got: {out}"
+    );
+    for needle in [
+        "error: cluster: cannot render ToComposite patches for composed resource \"cluster\": cannot apply the \"ToCompositeFieldPath\" patch at index 1: status: no such field",
+        "patch:      #1 (ToCompositeFieldPath)",
+        "field path: status.atProvider.endpoint",
+    ] {
+        assert!(err.contains(needle), "{needle} not in {err}");
+    }
+
+    let (code, out, err) = run(xprender()
+        .args(["render", "--output", "json", "--request"])
+        .arg(&request));
+    assert_eq!(code, 1, "{err}");
+    let doc: Value = serde_json::from_str(&out).expect("the Output as JSON");
+    let expected: Value = serde_json::from_str(
+        &std::fs::read_to_string(request.with_file_name("expected.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(doc, expected);
+    assert!(
+        err.contains("field path: status.atProvider.endpoint"),
+        "{err}"
+    );
+
+    // The same patch once the resource is observed with the field: a success.
+    let request =
+        root().join("tests/fixtures/after-apply/to-composite-required-observed/request.json");
+    let (code, out, err) = run(xprender().args(["render", "--request"]).arg(&request));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("  endpoint: https://10.0.0.1\n"), "{out}");
 }
 
 #[test]

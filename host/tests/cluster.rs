@@ -923,6 +923,78 @@ fn composition_variant(name: &str, acl: &str) -> String {
         .replace("acl: private", &format!("acl: {acl}"))
 }
 
+/// A native render that fails after Crossplane's apply step (a Required ToComposite patch on an
+/// access key that does not exist yet): diff shows what would be applied and fails; apply
+/// writes nothing.
+#[test]
+#[ignore = "needs kube-apiserver; scripts/suites/70-cluster.sh runs them"]
+fn a_render_that_fails_after_the_apply_against_a_live_api_server() {
+    let (server, rt, client) = bucket_server();
+    let target = "xbuckets/my-bucket";
+    let file = server.dir.join("required-key.yaml");
+    let mut text = std::fs::read_to_string(data("composition.yaml")).unwrap();
+    text.push_str(
+        "        - type: ToCompositeFieldPath\n          fromFieldPath: status.atProvider.keyId\n          toFieldPath: status.keyId\n          policy: {fromFieldPath: Required}\n",
+    );
+    std::fs::write(&file, text).unwrap();
+    let file = file.to_str().unwrap();
+    let failure = "accessKey: cannot render ToComposite patches for composed resource \"accessKey\": cannot apply the \"ToCompositeFieldPath\" patch at index 1: status: no such field";
+
+    let d = server.xprender(&[
+        "diff",
+        "--cluster",
+        target,
+        "--composition",
+        file,
+        "-o",
+        "json",
+    ]);
+    assert_eq!(d.code, 1, "{}\n{}", d.stdout, d.stderr);
+    let doc = d.json();
+    assert_eq!(
+        doc["failure"],
+        format!("{failure} (patch #1, ToCompositeFieldPath) (field path status.atProvider.keyId)"),
+        "{doc}"
+    );
+    // The composed resources Crossplane applies before failing; the XR is not applied.
+    let actions = resources_by_action(&doc);
+    assert_eq!(
+        actions.get("accessKey").map(String::as_str),
+        Some("create"),
+        "{doc}"
+    );
+    assert_eq!(
+        actions.get("bucket").map(String::as_str),
+        Some("unchanged"),
+        "{doc}"
+    );
+    assert!(!actions.contains_key("composite"), "{doc}");
+    assert!(d.stderr.contains("render failed: "), "{}", d.stderr);
+
+    let d = server.xprender(&["diff", "--cluster", target, "--composition", file]);
+    assert_eq!(d.code, 1, "{}\n{}", d.stdout, d.stderr);
+    assert!(d.stdout.contains("+ accessKey AccessKey"), "{}", d.stdout);
+    assert!(d.stderr.contains(failure), "{}", d.stderr);
+    assert!(
+        d.stderr.contains(
+            "Crossplane applies the composed resources shown and then fails the reconcile"
+        ),
+        "{}",
+        d.stderr
+    );
+
+    let before = rt.block_on(versions(&client));
+    let a = server.xprender(&["apply", "--cluster", target, "--composition", file, "--yes"]);
+    assert_eq!(a.code, 1, "{}\n{}", a.stdout, a.stderr);
+    assert!(a.stderr.contains(failure), "{}", a.stderr);
+    assert!(a.stderr.contains("nothing was applied"), "{}", a.stderr);
+    assert_eq!(
+        rt.block_on(versions(&client)),
+        before,
+        "apply wrote nothing"
+    );
+}
+
 /// `--package` (a package file from `xpkg build`) and `--composition FILE` instead of the
 /// cluster's Composition, for render, diff and apply alike.
 #[test]

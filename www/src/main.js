@@ -86,7 +86,33 @@ export function start({ renderer, examples, texts, semantics, example }) {
     lastDownload = msg.download;
     showOutput(msg.output, msg.yaml);
     if (metrics.firstOutputAt === null) requestAnimationFrame(() => (metrics.firstOutputAt ??= performance.now()));
+    const fatal = (msg.output.results ?? []).find((r) => r.severity === 'Fatal');
+    if (fatal) {
+      showFatal(fatal, Object.keys(msg.output.resources ?? {}).length > 0);
+      status(`Fatal: ${fatal.message}`, true);
+      return;
+    }
     status(`rendered in ${msg.ms.toFixed(2)} ms`);
+  }
+
+  /**
+   * A render that ended with a Fatal result. A native reconcile that failed after the apply
+   * keeps the resources Crossplane applied: they stay in the output, not dimmed.
+   */
+  function showFatal(result, applied) {
+    const box = $('render-error');
+    const where = ['resource', 'patchIndex', 'patchType', 'fieldPath']
+      .filter((k) => result[k] !== undefined)
+      .map((k) => `${k}: ${result[k]}`)
+      .join(', ');
+    const note = applied
+      ? 'Crossplane applies the composed resources below, then fails the reconcile.'
+      : 'Crossplane fails the reconcile and applies nothing.';
+    box.textContent = `Fatal: ${result.message}${where ? `\n(${where})` : ''}\n${note}`;
+    box.hidden = false;
+    const { resource, patchIndex } = result;
+    const at = resource !== undefined ? (locations.get(locationKey({ resource, patchIndex })) ?? null) : null;
+    if (at) highlightRange(inputs.composition, at);
   }
 
   function status(text, bad = false) {

@@ -59,10 +59,11 @@ pub(crate) enum Format {
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = concat!(
-    "Exit status: 0 no changes, 3 changes found, 1 failure.\n\
+    "Exit status: 0 no changes, 3 changes found, 1 failure (a render that ended with a Fatal result \
+    included: the resources Crossplane applies before failing are still shown).\n\
     Compared: the fields the render sets; server-managed metadata and composed resources' status are ignored.\n\
     --output json: {changed, resources: [{resource, apiVersion, kind, name, namespace, action, \
-    changes: [{path, live, desired}]}], warnings, inputs: {composite, claim, composition, observed, \
+    changes: [{path, live, desired}]}], warnings, failure?, inputs: {composite, claim, composition, observed, \
     connectionSecretKeys, connectionDetailKeys, environmentKeys}}\n\n",
     composition_sources_help!()
 ))]
@@ -73,7 +74,8 @@ pub(crate) struct DiffArgs {
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = concat!(
-    "Server-side apply with field manager `xprender`; a dry run unless --yes; never deletes.\n\
+    "Server-side apply with field manager `xprender`; a dry run unless --yes; never deletes; \
+    writes nothing when the render ended with a Fatal result.\n\
     Exit status: 0 applied (or nothing to do), 1 failure or conflict with another field manager.\n\n",
     composition_sources_help!()
 ))]
@@ -91,18 +93,21 @@ pub(crate) struct ApplyArgs {
 pub(crate) fn diff(args: &DiffArgs) -> anyhow::Result<ExitCode> {
     let a = &args.common;
     let fetch = fetch_options(a)?;
-    let (plans, warnings, summary) = crate::cluster::block_on(prepare(a, &fetch))??.0;
+    let (plans, warnings, summary, failure) = crate::cluster::block_on(prepare(a, &fetch))??.0;
     let style = Style::new(a.output);
     let changed = plans.iter().any(|p| p.action != Action::Unchanged);
     let mut out = std::io::stdout().lock();
     match a.output {
         Format::Json => {
-            let doc = json!({
+            let mut doc = json!({
                 "changed": changed,
                 "resources": plans.iter().map(|p| plan_json(p, a.show_secrets)).collect::<Vec<_>>(),
                 "warnings": warnings,
                 "inputs": summary,
             });
+            if let Some(f) = &failure {
+                doc["failure"] = json!(f);
+            }
             writeln!(out, "{}", serde_json::to_string_pretty(&doc)?)?;
         }
         Format::Text => {
@@ -121,6 +126,10 @@ pub(crate) fn diff(args: &DiffArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
+    out.flush()?;
+    if let Some(f) = failure {
+        bail!("{}", failed_render(&f, !plans.is_empty()));
+    }
     Ok(ExitCode::from(if changed {
         EXIT_CHANGES
     } else {
@@ -136,7 +145,15 @@ pub(crate) fn apply(args: &ApplyArgs) -> anyhow::Result<ExitCode> {
     };
     let fetch = fetch_options(a)?;
     let (warnings, passes) = crate::cluster::block_on(async {
-        let ((plans, warnings, _), mut session) = prepare(a, &fetch).await?;
+        let ((plans, warnings, _, failure), mut session) = prepare(a, &fetch).await?;
+        if let Some(f) = failure {
+            // Crossplane would apply these resources and then fail; apply writes nothing.
+            print_warnings(&warnings);
+            bail!(
+                "{}; nothing was applied",
+                failed_render(&f, !plans.is_empty())
+            );
+        }
         let outcomes = crate::cluster::apply::apply(&mut session, &plans, opts).await;
         let created = !opts.dry_run
             && outcomes.iter().any(|o| {
@@ -152,7 +169,13 @@ pub(crate) fn apply(args: &ApplyArgs) -> anyhow::Result<ExitCode> {
         if created {
             // New objects' generated names are known only now: one more render records them
             // (the XR's spec.resourceRefs), as Crossplane's next reconcile would.
-            let ((plans, _, _), mut session) = prepare(a, &fetch).await?;
+            let ((plans, _, _, failure), mut session) = prepare(a, &fetch).await?;
+            if let Some(f) = failure {
+                bail!(
+                    "{}; the objects above were applied",
+                    failed_render(&f, true)
+                );
+            }
             let outcomes = crate::cluster::apply::apply(&mut session, &plans, opts).await;
             passes.push((plans, outcomes));
         }
@@ -259,7 +282,22 @@ pub(crate) fn apply(args: &ApplyArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::from(super::EXIT_OK))
 }
 
-type Prepared = ((Vec<ResourcePlan>, Vec<String>, Value), Session);
+/// The plans, warnings, inputs summary and the render's failure (its first Fatal result).
+type Prepared = (
+    (Vec<ResourcePlan>, Vec<String>, Value, Option<String>),
+    Session,
+);
+
+/// The error for a render that ended with a Fatal result.
+fn failed_render(failure: &str, applied: bool) -> String {
+    if applied {
+        format!(
+            "render failed: {failure}\n  Crossplane applies the composed resources shown and then fails the reconcile"
+        )
+    } else {
+        format!("render failed: {failure}")
+    }
+}
 
 /// What was read from the cluster, without secret values: the Composition's source, the observed
 /// resources and the connection detail keys each one offers.
@@ -315,6 +353,7 @@ async fn prepare(a: &ClusterArgs, fetch: &FetchOptions) -> anyhow::Result<Prepar
     if a.output == Format::Text {
         eprintln!("{}: rendering with {}", target, inputs.composition_source);
     }
+    let mut failure = None;
     for r in output
         .get("results")
         .and_then(Value::as_array)
@@ -322,13 +361,38 @@ async fn prepare(a: &ClusterArgs, fetch: &FetchOptions) -> anyhow::Result<Prepar
         .flatten()
     {
         let sev = r.get("severity").and_then(Value::as_str).unwrap_or("");
-        if sev != "Normal" {
-            let msg = r.get("message").and_then(Value::as_str).unwrap_or("");
-            warnings.push(format!("render {sev}: {msg}"));
+        let msg = r.get("message").and_then(Value::as_str).unwrap_or("");
+        match sev {
+            "Normal" => {}
+            "Fatal" => {
+                failure.get_or_insert_with(|| fatal_text(r, msg));
+            }
+            _ => warnings.push(format!("render {sev}: {msg}")),
         }
     }
-    let plans = plan::plan(&inputs, &output)?;
-    Ok(((plans, warnings, inputs_summary(&inputs)), session))
+    let mut plans = plan::plan(&inputs, &output)?;
+    if failure.is_some() {
+        // A failed reconcile never applies the XR; a native one that failed after the apply
+        // step has applied its composed resources, which the plans still show.
+        plans.retain(|p| !p.composite);
+    }
+    Ok(((plans, warnings, inputs_summary(&inputs), failure), session))
+}
+
+/// A Fatal result as one line: resource, message, patch and field path.
+fn fatal_text(r: &Value, msg: &str) -> String {
+    let s = |k: &str| r.get(k).and_then(Value::as_str);
+    let mut text = match s("resource") {
+        Some(res) => format!("{res}: {msg}"),
+        None => msg.to_owned(),
+    };
+    if let (Some(i), Some(t)) = (r.get("patchIndex").and_then(Value::as_i64), s("patchType")) {
+        text.push_str(&format!(" (patch #{i}, {t})"));
+    }
+    if let Some(p) = s("fieldPath") {
+        text.push_str(&format!(" (field path {p})"));
+    }
+    text
 }
 
 fn parse_duration(s: &str) -> Result<Duration, String> {

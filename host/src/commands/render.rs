@@ -209,13 +209,15 @@ pub(crate) fn run(args: &RenderArgs) -> anyhow::Result<ExitCode> {
         color,
     );
 
+    // A native reconcile that failed after the apply still shows what Crossplane applied.
+    let applied = fatal.is_some() && has_resources(&doc);
     let mut stdout = std::io::stdout().lock();
     match args.output {
         OutputFormat::Json => {
             stdout.write_all(&response)?;
             stdout.write_all(b"\n")?;
         }
-        OutputFormat::Yaml if fatal.is_none() && !plan.paused => {
+        OutputFormat::Yaml if (fatal.is_none() || applied) && !plan.paused => {
             stdout.write_all(yaml_stream(&doc, &plan, args.include_full_xr).as_bytes())?;
         }
         OutputFormat::Yaml => {}
@@ -228,9 +230,20 @@ pub(crate) fn run(args: &RenderArgs) -> anyhow::Result<ExitCode> {
         );
     }
     match fatal {
+        Some(msg) if applied => Err(RenderFailed(format!(
+            "{msg}\n  Crossplane fails this reconcile after applying the composed resources shown"
+        ))
+        .into()),
         Some(msg) => Err(RenderFailed(msg).into()),
         None => Ok(ExitCode::from(EXIT_OK)),
     }
+}
+
+/// Whether an Output has composed resources (a failed one has them only when they were applied).
+fn has_resources(doc: &Value) -> bool {
+    doc.get("resources")
+        .and_then(Value::as_object)
+        .is_some_and(|r| !r.is_empty())
 }
 
 /// What the output step needs to know about the request.
@@ -675,12 +688,27 @@ fn report_results(output: &Value, print: bool, color: trace::Color) -> Option<St
             None => message.to_owned(),
         };
         if severity == "Fatal" {
-            fatal.get_or_insert(text);
+            fatal.get_or_insert_with(|| with_location(text, r));
         } else if print {
             eprintln!("{}: {text}", color.severity(severity));
         }
     }
     fatal
+}
+
+/// A Fatal result's message with the patch and field path it names.
+fn with_location(mut text: String, result: &Value) -> String {
+    let s = |k: &str| result.get(k).and_then(Value::as_str);
+    if let (Some(i), Some(t)) = (
+        result.get("patchIndex").and_then(Value::as_i64),
+        s("patchType"),
+    ) {
+        text.push_str(&format!("\n  patch:      #{i} ({t})"));
+    }
+    if let Some(p) = s("fieldPath") {
+        text.push_str(&format!("\n  field path: {p}"));
+    }
+    text
 }
 
 /// The error document as a readable message: cause, then where.

@@ -7,7 +7,7 @@ import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, sta
 import { createServer } from 'node:http';
 import { dirname, extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { deflateRawSync, gzipSync } from 'node:zlib';
 import { after, before, test } from 'node:test';
 
 import { chromium } from 'playwright-core';
@@ -241,6 +241,41 @@ test('the playground renders, explains and marks errors in Chromium', async () =
   await waitForEditorText(again, 'xr', 'broken: [');
   await again.close();
 
+  assert.deepStrictEqual(errors, [], 'page errors');
+  await page.close();
+});
+
+// A native reconcile that fails after the apply (a Required ToComposite patch whose source the new
+// bucket does not have yet): the resources Crossplane applies stay visible, with the failure.
+test('a failure after the apply keeps the applied resources visible', async () => {
+  const example = join(www, '..', 'examples', EXAMPLE);
+  const composition = readFileSync(join(example, 'composition.yaml'), 'utf8').replace(
+    '          toFieldPath: status.bucketArn\n',
+    '          toFieldPath: status.bucketArn\n          policy:\n            fromFieldPath: Required\n',
+  );
+  assert.match(composition, /fromFieldPath: Required/);
+  const state = { xr: readFileSync(join(example, 'xr.yaml'), 'utf8'), composition, observed: '', semantics: 'native' };
+  const fragment = deflateRawSync(Buffer.from(JSON.stringify(state))).toString('base64url');
+  const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${base}#${fragment}`);
+  await page.waitForSelector('#render-error:not([hidden])', { timeout: 10_000 });
+  const told = await page.textContent('#render-error');
+  assert.match(told, /^Fatal: cannot render ToComposite patches for composed resource "bucket": cannot apply the "ToCompositeFieldPath" patch at index 3: status: no such field/);
+  assert.match(told, /fieldPath: status\.atProvider\.arn/);
+  assert.match(told, /Crossplane applies the composed resources below/);
+  assert.match(await page.textContent('#status'), /^Fatal: /);
+  // Every resource is shown as applied, not dimmed.
+  const resources = await editorText(page, 'out-resources');
+  for (const kind of ['Bucket', 'BucketVersioning', 'BucketLifecycleConfiguration']) {
+    assert.match(resources, new RegExp(`kind: ${kind}\\n`), `${kind} shown`);
+  }
+  assert.equal(await page.$('#outputs.stale'), null, 'the output is current, not stale');
+  // The failing patch is marked in the Composition.
+  await page.waitForSelector('#composition .cm-lintRange-error', { timeout: 5_000 });
+  assert.match(await page.textContent('#results'), /Fatal \[bucket\]/);
+  await page.screenshot({ path: join(artifacts, 'playground-e2e-fatal.png') });
   assert.deepStrictEqual(errors, [], 'page errors');
   await page.close();
 });
