@@ -154,9 +154,14 @@ impl State<'_> {
 
 /// Renders a request.
 ///
+/// A render that Crossplane fails after it has applied the composed resources
+/// (a native ToComposite patch, connection detail or readiness check) is an
+/// `Ok` Output with those resources and a Fatal result, as is a function's
+/// Fatal result.
+///
 /// # Errors
-/// A render that cannot proceed (Crossplane's fatal cases): an invalid
-/// Composition or Function input, a fatal patch error, and so on.
+/// A render that cannot proceed before anything is applied: an invalid
+/// request or Composition, a native environment patch or base that fails.
 pub fn render(request: &Request) -> Result<Output> {
     crate::transform::regex::reset_cache();
     let plan_sem = |plan_is_pipeline: bool| {

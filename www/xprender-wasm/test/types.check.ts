@@ -8,6 +8,12 @@ const minimal: RenderOutput = render({}, {});
 const ready: boolean = out.ready && out.resources['a'].ready;
 const secret: string | undefined = out.connectionDetails['password'];
 const severities: Array<'Normal' | 'Warning' | 'Fatal'> = out.results.map((r) => r.severity);
+// A native reconcile that failed after the apply names where in its Fatal result.
+const failedAt: Array<[string | undefined, number | undefined, string | undefined]> = out.results.map((r) => [
+  r.patchType,
+  r.patchIndex,
+  r.fieldPath,
+]);
 const text: string = renderJson('{}') + version();
 
 try {
@@ -23,4 +29,4 @@ try {
 // @ts-expect-error semantics is one of two names
 render({}, {}, null, { semantics: 'classic' });
 
-console.log(minimal, ready, secret, severities, text);
+console.log(minimal, ready, secret, severities, failedAt, text);
