@@ -21,6 +21,9 @@ const SEM: Semantics = Semantics::Function;
 
 /// Runs one function-patch-and-transform input.
 pub(super) fn run(st: &mut State<'_>, input: &PtInput<'_>) -> Result<()> {
+    if let Some(e) = &input.undecodable {
+        return Err(e.clone());
+    }
     receive(st);
     validate::function(input)?;
     patchset::check_sets(&input.patch_sets).map_err(|e| e.wrap("cannot resolve PatchSets"))?;

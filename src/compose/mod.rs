@@ -6,6 +6,7 @@
 
 mod function;
 mod input;
+mod members;
 mod metadata;
 mod native;
 mod output;
