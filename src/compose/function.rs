@@ -226,7 +226,21 @@ fn template_with(
 ) -> Result<()> {
     let name = t.name.as_str();
     let mut desired = match &t.base {
-        Some(b) => (*b).clone(),
+        // The base decodes into an `Unstructured`, which needs a kind.
+        Some(b) => {
+            let mut d = (*b).clone();
+            crate::value::unstructured::round_trip(&mut d).map_err(|m| {
+                Error::new(
+                    ErrorKind::Render,
+                    format!(
+                        "cannot parse base template of composed resource {}: {m}",
+                        quote(name)
+                    ),
+                )
+                .with_resource(name)
+            })?;
+            d
+        }
         None => match st.resources.iter().find(|r| r.name == name) {
             Some(r) => wire::structured(&r.resource),
             None => {
