@@ -15,12 +15,16 @@ use base64::Engine as _;
 use super::input::{PtInput, SecretRef, Template};
 use super::native::skip_reason;
 use super::output::Rendered;
-use super::{State, fatal, metadata, validate};
+use super::{State, fatal, metadata, validate, wire};
 
 const SEM: Semantics = Semantics::Function;
 
 /// Runs one function-patch-and-transform input.
 pub(super) fn run(st: &mut State<'_>, input: &PtInput<'_>) -> Result<()> {
+    if let Some(e) = &input.undecodable {
+        return Err(e.clone());
+    }
+    receive(st);
     validate::function(input)?;
     patchset::check_sets(&input.patch_sets).map_err(|e| e.wrap("cannot resolve PatchSets"))?;
     let mut templates = Vec::with_capacity(input.resources.len());
@@ -36,6 +40,25 @@ pub(super) fn run(st: &mut State<'_>, input: &PtInput<'_>) -> Result<()> {
         template(st, t, patches)?;
     }
     connection_secret(st, input.connection_secret_ref.as_ref())
+}
+
+/// What a step reads from the request: the environment from the context (a
+/// `Struct`, so all floats, given the internal GVK when it has none) and the
+/// desired XR, whose apiVersion and kind are set to the observed XR's.
+fn receive(st: &mut State<'_>) {
+    st.env = wire::structured(&st.env);
+    environment::default_gvk(&mut st.env, SEM);
+    for k in ["apiVersion", "kind"] {
+        let v = st
+            .xr
+            .get(k)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned();
+        if let Value::Object(m) = &mut st.desired_xr {
+            m.insert(k.to_owned(), v.into());
+        }
+    }
 }
 
 /// v0.10: a Crossplane v2 XR (one with `spec.crossplane`) has no connection
@@ -203,9 +226,23 @@ fn template_with(
 ) -> Result<()> {
     let name = t.name.as_str();
     let mut desired = match &t.base {
-        Some(b) => (*b).clone(),
+        // The base decodes into an `Unstructured`, which needs a kind.
+        Some(b) => {
+            let mut d = (*b).clone();
+            crate::value::unstructured::round_trip(&mut d).map_err(|m| {
+                Error::new(
+                    ErrorKind::Render,
+                    format!(
+                        "cannot parse base template of composed resource {}: {m}",
+                        quote(name)
+                    ),
+                )
+                .with_resource(name)
+            })?;
+            d
+        }
         None => match st.resources.iter().find(|r| r.name == name) {
-            Some(r) => r.resource.clone(),
+            Some(r) => wire::structured(&r.resource),
             None => {
                 return Err(Error::new(
                     ErrorKind::Render,

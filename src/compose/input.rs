@@ -379,6 +379,9 @@ pub(crate) struct PtInput<'a> {
     pub(crate) mode_resources: bool,
     /// FN input `writeConnectionSecretToRef` (v2 XRs' connection Secret).
     pub(crate) connection_secret_ref: Option<SecretRef<'a>>,
+    /// FN: the input names a member its Go types lack, so the function fails
+    /// decoding it (a Fatal result when the step runs).
+    pub(crate) undecodable: Option<Error>,
 }
 
 /// FN input `writeConnectionSecretToRef`: a base name/namespace and patches from the XR.
@@ -454,7 +457,12 @@ pub(crate) fn decode_composition(comp: &Value, sem: Semantics) -> Result<Plan<'_
                         Semantics::Native => format!("spec.pipeline[{i}].input"),
                         Semantics::Function => String::new(),
                     };
-                    Some(decode_pt(d, inp, &At::Key(&at, "input"), base, sem, false)?)
+                    let mut input = decode_pt(d, inp, &At::Key(&at, "input"), base, sem, false)?;
+                    if sem == Semantics::Function {
+                        input.undecodable =
+                            super::members::check_input(inp, &format!("{at}.input")).err();
+                    }
+                    Some(input)
                 }
                 _ => None,
             };
@@ -483,6 +491,9 @@ pub(crate) fn decode_composition(comp: &Value, sem: Semantics) -> Result<Plan<'_
     };
     let mut input = decode_pt(d, spec, &spec_at, base, sem, true)?;
     input.mode_resources = true;
+    if sem == Semantics::Function {
+        input.undecodable = super::members::check_classic(spec, &spec_at.to_string()).err();
+    }
     Ok(Plan::Resources(input))
 }
 
@@ -552,6 +563,7 @@ fn decode_pt<'a>(
         default_data,
         mode_resources: false,
         connection_secret_ref,
+        undecodable: None,
     })
 }
 

@@ -6,11 +6,13 @@
 
 mod function;
 mod input;
+mod members;
 mod metadata;
 mod native;
 mod output;
 mod pipeline;
 mod validate;
+mod wire;
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -186,30 +188,33 @@ pub fn render(request: &Request) -> Result<Output> {
     metadata::ensure_composite_label(&mut xr);
     metadata::default_connection_secret_ref(&mut xr, &request.composition)?;
 
-    let plan = input::decode_composition(&request.composition, sem)?;
+    // FN's input crosses the wire as a protobuf Struct, like everything else it reads.
+    let struct_composition;
+    let composition = match sem {
+        Semantics::Native => &request.composition,
+        Semantics::Function => {
+            struct_composition = wire::input(&request.composition);
+            &struct_composition
+        }
+    };
+    let plan = input::decode_composition(composition, sem)?;
 
     let mut observed = BTreeMap::new();
     // Native renders change the XR in place; function renders keep the input XR for the output.
     let (state_xr, input_xr) = match sem {
         Semantics::Native => (xr, None),
-        Semantics::Function => {
-            let mut floated = xr.clone();
-            floated.floats_everywhere();
-            (floated, Some(xr))
-        }
+        Semantics::Function => (wire::structured(&xr), Some(xr)),
     };
     if sem == Semantics::Function {
         for (name, o) in &request.observed.resources {
-            let mut r = o.resource.clone();
-            r.floats_everywhere();
-            observed.insert(name.clone(), r);
+            observed.insert(name.clone(), wire::structured(&o.resource));
         }
     }
     let default_data = match &plan {
         Plan::Resources(i) => i.default_data,
         Plan::Pipeline(_) => None,
     };
-    let env = environment::initial(default_data, request.observed.environment.as_ref());
+    let env = environment::initial(default_data, request.observed.environment.as_ref(), sem);
     let mut st = State {
         sem,
         request,
@@ -365,12 +370,20 @@ fn finish(mut st: State<'_>, input_xr: Option<Value>) -> Result<Output> {
     } else {
         None
     };
-    readiness::set_ready_condition(
-        &mut composite,
-        ready,
-        message,
-        st.request.options.now.as_deref(),
-    );
+    // A desired XR whose status a patch made an array (or any non-object)
+    // is returned as it is: no condition can be set inside it.
+    let status_not_object = sem == Semantics::Function
+        && composite
+            .get("status")
+            .is_some_and(|s| !s.is_null() && s.as_object().is_none());
+    if !status_not_object {
+        readiness::set_ready_condition(
+            &mut composite,
+            ready,
+            message,
+            st.request.options.now.as_deref(),
+        );
+    }
     if sem == Semantics::Function {
         // Crossplane core renders composed-resource metadata after the pipeline.
         for r in &mut st.resources {

@@ -7,7 +7,7 @@ use crate::semantics::Semantics;
 use crate::trace::PatchTrace;
 use crate::value::Value;
 
-use super::{Patch, run_transforms, write};
+use super::{Patch, reread, run_transforms, write};
 
 /// Applies a combine patch reading `from` and writing `to`.
 pub(super) fn apply(
@@ -68,7 +68,7 @@ pub(super) fn apply(
         Semantics::Native => None,
         Semantics::Function => p.policy.merge_options(sem)?,
     };
-    let res = write(to, to_path, out, opts, sem, trace);
+    let res = write(to, to_path, out, opts, sem, trace).and_then(|()| reread(to, sem));
     if sem == Semantics::Function {
         res.map_err(|e| e.wrap("cannot patch to object"))
     } else {

@@ -43,23 +43,37 @@ pub(crate) fn direction(kind: &PatchType, sem: Semantics) -> Option<(Side, Side)
 /// The environment a render starts from: `defaultData` deep-merged with the
 /// supplied environment, numbers as `encoding/json` / protobuf give them
 /// (all floats), and the internal GVK when none is set.
-pub(crate) fn initial(default_data: Option<&Value>, supplied: Option<&Value>) -> Value {
+pub(crate) fn initial(
+    default_data: Option<&Value>,
+    supplied: Option<&Value>,
+    sem: Semantics,
+) -> Value {
     let mut env = Value::Object(Map::new());
     for src in [default_data, supplied].into_iter().flatten() {
         deep_merge(&mut env, src);
     }
     env.floats_everywhere();
-    if let Value::Object(m) = &mut env {
-        let unset = |m: &Map, k: &str| m.get(k).and_then(Value::as_str).unwrap_or("").is_empty();
-        if unset(m, "apiVersion") && unset(m, "kind") {
-            m.insert(
-                "apiVersion".into(),
-                "internal.crossplane.io/v1alpha1".into(),
-            );
-            m.insert("kind".into(), "Environment".into());
-        }
-    }
+    default_gvk(&mut env, sem);
     env
+}
+
+/// Sets the internal GVK on an environment that has none. FN asks Kubernetes
+/// whether the GVK is empty, so an `apiVersion` that does not parse counts as none.
+pub(crate) fn default_gvk(env: &mut Value, sem: Semantics) {
+    let empty = match sem {
+        Semantics::Native => {
+            let unset = |k: &str| env.get(k).and_then(Value::as_str).unwrap_or("").is_empty();
+            unset("apiVersion") && unset("kind")
+        }
+        Semantics::Function => crate::value::unstructured::gvk_is_empty(env),
+    };
+    if let (true, Value::Object(m)) = (empty, env) {
+        m.insert(
+            "apiVersion".into(),
+            "internal.crossplane.io/v1alpha1".into(),
+        );
+        m.insert("kind".into(), "Environment".into());
+    }
 }
 
 /// Nested objects merge; everything else is replaced by the later source.

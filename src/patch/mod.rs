@@ -212,14 +212,23 @@ fn apply_field_path(
         for q in &paths {
             write(to, q, out.clone(), opts, sem, trace.as_deref_mut())?;
         }
-        return Ok(());
+        return reread(to, sem);
     }
-    let res = write(to, to_path, out, opts, sem, trace);
+    let res = write(to, to_path, out, opts, sem, trace).and_then(|()| reread(to, sem));
     if sem == Semantics::Function {
         res.map_err(|e| e.wrap("cannot patch to object"))
     } else {
         res
     }
+}
+
+/// FN converts the patched target back into its `Unstructured` after every
+/// write, which re-decodes the whole object and requires it to name a kind.
+pub(crate) fn reread(to: &mut Value, sem: Semantics) -> Result<()> {
+    if sem != Semantics::Function {
+        return Ok(());
+    }
+    crate::value::unstructured::round_trip(to).map_err(|m| Error::new(ErrorKind::Render, m))
 }
 
 /// Runs the patch's transforms, recording each step for the trace.

@@ -2,11 +2,15 @@
 
 use super::{fail, go_any};
 use crate::error::Result;
+use crate::semantics::Semantics;
 use crate::value::{Map, Value};
 
 /// `ResolveMap`: the input must be a string key of the table; the result is
 /// the table's value as `encoding/json` decodes it (numbers become floats).
-pub(super) fn resolve(pairs: &Map, input: Value) -> Result<Value> {
+///
+/// FN holds each value as raw JSON that a `null` leaves empty, and decoding
+/// nothing fails; natively the value is `null`.
+pub(super) fn resolve(pairs: &Map, input: Value, sem: Semantics) -> Result<Value> {
     let Value::String(key) = &input else {
         return Err(fail(format!(
             "type {} is not supported for map transform",
@@ -14,6 +18,9 @@ pub(super) fn resolve(pairs: &Map, input: Value) -> Result<Value> {
         )));
     };
     match pairs.get(key.as_str()) {
+        Some(Value::Null) if sem == Semantics::Function => Err(fail(format!(
+            "value for key {key} is not valid JSON: unexpected end of JSON input"
+        ))),
         Some(v) => Ok(go_any(Some(v)).unwrap_or(Value::Null)),
         None => Err(fail(format!("key {key} is not found in map"))),
     }

@@ -97,7 +97,7 @@ fn resolve(t: &Value, input: Value, sem: Semantics) -> Result<Value> {
         }
     };
     let out = match kind {
-        "map" => map::resolve(cfg, input),
+        "map" => map::resolve(cfg, input, sem),
         "match" => matches::resolve(cfg, input, sem),
         "math" => math::resolve(cfg, input, sem),
         "string" => string::resolve(cfg, input, sem),

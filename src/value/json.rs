@@ -134,13 +134,12 @@ pub(super) fn float_as_int(f: f64) -> Option<i64> {
     if !f.is_finite() || f.fract() != 0.0 || f.abs() >= 1e21 {
         return None;
     }
-    // -2^63 is exactly representable; 2^63 is not an int64.
-    #[allow(clippy::cast_possible_truncation)]
-    if (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f) {
-        Some(f as i64)
-    } else {
-        None
-    }
+    // The decoder sees Go's shortest digits, not the exact value: 2^60 is
+    // written `1152921504606847000`, which is the integer that comes back,
+    // and -2^63 is written `-9223372036854776000`, which no int64 holds.
+    let mut text = String::new();
+    write_float(&mut text, f);
+    text.parse().ok()
 }
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
@@ -258,7 +257,15 @@ mod tests {
         assert_eq!(float_as_int(-0.0), Some(0));
         assert_eq!(float_as_int(1e20), None);
         assert_eq!(float_as_int(9.223_372_036_854_776e18), None);
-        assert_eq!(float_as_int(-9.223_372_036_854_776e18), Some(i64::MIN));
+        assert_eq!(float_as_int(-9.223_372_036_854_776e18), None);
         assert_eq!(float_as_int(2.5), None);
+        assert_eq!(
+            float_as_int(1_152_921_504_606_846_976.0),
+            Some(1_152_921_504_606_847_000)
+        );
+        assert_eq!(
+            float_as_int(9_007_199_254_740_993.0),
+            Some(9_007_199_254_740_992)
+        );
     }
 }

@@ -8,6 +8,7 @@ mod json;
 pub mod map;
 pub(crate) mod read;
 pub(crate) mod scan;
+pub(crate) mod unstructured;
 
 pub use json::ParseError;
 pub(crate) use json::write_string as write_json_string;
