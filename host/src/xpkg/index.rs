@@ -81,7 +81,14 @@ impl Entry {
         };
         for o in &f.objects {
             let group = s(o, "/spec/group");
-            let versions = o.pointer("/spec/versions").unwrap_or(&Value::Null);
+            // apiextensions.k8s.io/v1beta1 CRDs may name one `version` instead.
+            let single = o
+                .pointer("/spec/version")
+                .map(|v| Value::Array(vec![serde_json::json!({"name": v})]));
+            let versions = o
+                .pointer("/spec/versions")
+                .or(single.as_ref())
+                .unwrap_or(&Value::Null);
             match s(o, "/kind") {
                 "CustomResourceDefinition" => {
                     e.crds.extend(defined(group, &o["spec"]["names"], versions));
