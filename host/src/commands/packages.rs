@@ -219,14 +219,14 @@ pub(crate) fn install(args: &InstallArgs) -> Result<()> {
         .build()?;
     let mut session = rt.block_on(Session::connect(&conn))?;
     // CRD dependencies the cluster already serves need no package.
-    let present: Vec<(String, String, String, bool)> = if args.direct {
+    let present: Vec<(String, String, String)> = if args.direct {
         rt.block_on(served_crds(&mut session))?
     } else {
         vec![]
     };
     let is_present = |crd: &str| {
         parse_crd(crd).is_ok_and(|(name, group, version)| {
-            present.iter().any(|(k, g, v, _)| {
+            present.iter().any(|(k, g, v)| {
                 *g == group
                     && (version == "*" || *v == version)
                     && (name == "*" || k.eq_ignore_ascii_case(&name))
@@ -262,7 +262,7 @@ pub(crate) fn install(args: &InstallArgs) -> Result<()> {
 }
 
 /// (kind and plural, group, version) of every CRD in the cluster.
-async fn served_crds(session: &mut Session) -> Result<Vec<(String, String, String, bool)>> {
+async fn served_crds(session: &mut Session) -> Result<Vec<(String, String, String)>> {
     let kind = session
         .kind("apiextensions.k8s.io/v1", "CustomResourceDefinition")
         .await?;
@@ -281,13 +281,8 @@ async fn served_crds(session: &mut Session) -> Result<Vec<(String, String, Strin
             .unwrap_or_default()
         {
             let version = v["name"].as_str().unwrap_or("").to_owned();
-            out.push((
-                s("/spec/names/kind"),
-                s("/spec/group"),
-                version.clone(),
-                true,
-            ));
-            out.push((s("/spec/names/plural"), s("/spec/group"), version, true));
+            out.push((s("/spec/names/kind"), s("/spec/group"), version.clone()));
+            out.push((s("/spec/names/plural"), s("/spec/group"), version));
         }
     }
     Ok(out)

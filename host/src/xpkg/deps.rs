@@ -249,6 +249,51 @@ impl Resolver<'_> {
         )
     }
 
+    /// The root's package, version and image. A CRD root stands for the package owning it; a
+    /// repository without tag or digest for its highest version tag.
+    fn start(&mut self, root: Root) -> Result<(String, String, Fetched)> {
+        const CLI: &str = "the command line";
+        let (package, version, tag_digest) = match root {
+            Root::File { name, fetched } => return Ok((name, fetched.digest.clone(), fetched)),
+            Root::Reference {
+                package,
+                version,
+                tag_digest,
+            } => (package, version, tag_digest),
+            Root::Latest(package) => {
+                let ask = Ask {
+                    from: CLI.into(),
+                    what: Asked::Semver(Constraint::parse("*")?),
+                };
+                let version = self.choose(&package, &[ask])?;
+                (package, version, None)
+            }
+            Root::Crd(crd) => {
+                let asks = self.asks_of(&Need::Crd(crd.clone()), CLI)?;
+                let [(package, ask)] = asks.as_slice() else {
+                    let names: Vec<&str> = asks.iter().map(|(p, _)| p.as_str()).collect();
+                    bail!(
+                        "CRD {crd} is provided by several packages ({}): install one of them by reference",
+                        names.join(", ")
+                    );
+                };
+                let version = self.choose(package, std::slice::from_ref(ask))?;
+                (package.clone(), version, None)
+            }
+        };
+        let f = self.fetch(&package, &version, CLI)?;
+        if let Some((tag, digest)) = tag_digest {
+            let tagged = self.fetch(&package, &tag, CLI)?;
+            if tagged.digest != f.digest {
+                bail!(
+                    "digest mismatch: {package}:{tag} is {}, not the pinned {digest}",
+                    tagged.digest
+                );
+            }
+        }
+        Ok((package, version, f))
+    }
+
     /// The packages a need stands for, with what they ask of each.
     fn asks_of(&self, need: &Need, from: &str) -> Result<Vec<(String, Ask)>> {
         match need {
@@ -319,59 +364,7 @@ pub(crate) fn resolve(
         tags: BTreeMap::new(),
         fetched: BTreeMap::new(),
     };
-    // A CRD root stands for the package owning it.
-    let root = match root {
-        Root::Crd(crd) => {
-            let asks = r.asks_of(&Need::Crd(crd.clone()), "the command line")?;
-            let [(package, ask)] = asks.as_slice() else {
-                let names: Vec<&str> = asks.iter().map(|(p, _)| p.as_str()).collect();
-                bail!(
-                    "CRD {crd} is provided by several packages ({}): install one of them by reference",
-                    names.join(", ")
-                );
-            };
-            let version = r.choose(package, std::slice::from_ref(ask))?;
-            Root::Reference {
-                package: package.clone(),
-                version,
-                tag_digest: None,
-            }
-        }
-        Root::Latest(package) => {
-            let ask = Ask {
-                from: "the command line".into(),
-                what: Asked::Semver(Constraint::parse("*")?),
-            };
-            let version = r.choose(&package, &[ask])?;
-            Root::Reference {
-                package,
-                version,
-                tag_digest: None,
-            }
-        }
-        other => other,
-    };
-    let (root_name, root_version, root_fetched) = match &root {
-        Root::Reference {
-            package,
-            version,
-            tag_digest,
-        } => {
-            let f = r.fetch(package, version, "the command line")?;
-            if let Some((tag, digest)) = tag_digest {
-                let tagged = r.fetch(package, tag, "the command line")?;
-                if tagged.digest != f.digest {
-                    bail!(
-                        "digest mismatch: {package}:{tag} is {}, not the pinned {digest}",
-                        tagged.digest
-                    );
-                }
-            }
-            (package.clone(), version.clone(), f)
-        }
-        Root::File { name, fetched } => (name.clone(), fetched.digest.clone(), fetched.clone()),
-        Root::Crd(_) | Root::Latest(_) => unreachable!("replaced above"),
-    };
+    let (root_name, root_version, root_fetched) = r.start(root)?;
 
     let mut chosen: BTreeMap<String, String> = BTreeMap::new();
     for _round in 0..64 {
