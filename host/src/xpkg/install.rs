@@ -632,6 +632,12 @@ pub(crate) async fn install_objects(
         if !resolve && r.package != graph.root {
             continue;
         }
+        if r.package == r.fetched.name && r.version == r.fetched.digest && !r.package.contains('/') {
+            bail!(
+                "{} is a package file: Crossplane installs from a registry; push it and install the reference, or use --direct",
+                r.package
+            );
+        }
         if r.fetched.kind == "Legacy" {
             bail!(
                 "{} is a legacy package: Crossplane's package manager cannot install it; use --direct",
