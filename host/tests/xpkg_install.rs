@@ -1087,6 +1087,14 @@ fn crossplane_mode_writes_the_package_objects() {
         true
     );
 
+    // Crossplane pulls from a registry: a package file is refused in this mode.
+    let file = w.dir.join("org_app_v1.0.0.xpkg");
+    let e = w.fails(&["xpkg", "install", file.to_str().unwrap()]);
+    assert!(
+        e.contains("is a package file: Crossplane installs from a registry"),
+        "{e}"
+    );
+
     let listed = w.ok_json(&["xpkg", "list"]);
     let rows: Vec<(&str, &str, &str, &str)> = listed["packages"]
         .as_array()

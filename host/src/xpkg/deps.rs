@@ -80,6 +80,8 @@ pub(crate) struct Resolved {
 #[derive(Debug, Clone)]
 pub(crate) struct Graph {
     pub(crate) root: String,
+    /// The root is a package file, not a registry reference.
+    pub(crate) root_is_file: bool,
     /// Install order: dependencies first, the root last.
     pub(crate) packages: Vec<Resolved>,
 }
@@ -364,6 +366,7 @@ pub(crate) fn resolve(
         tags: BTreeMap::new(),
         fetched: BTreeMap::new(),
     };
+    let root_is_file = matches!(root, Root::File { .. });
     let (root_name, root_version, root_fetched) = r.start(root)?;
 
     let mut chosen: BTreeMap<String, String> = BTreeMap::new();
@@ -431,6 +434,7 @@ pub(crate) fn resolve(
             let order = install_order(&root_name, &nodes)?;
             return Ok(Graph {
                 root: root_name,
+                root_is_file,
                 packages: order.into_iter().filter_map(|p| nodes.remove(&p)).collect(),
             });
         }

@@ -632,7 +632,7 @@ pub(crate) async fn install_objects(
         if !resolve && r.package != graph.root {
             continue;
         }
-        if r.package == r.fetched.name && r.version == r.fetched.digest && !r.package.contains('/') {
+        if graph.root_is_file && r.package == graph.root {
             bail!(
                 "{} is a package file: Crossplane installs from a registry; push it and install the reference, or use --direct",
                 r.package
