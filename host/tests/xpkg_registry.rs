@@ -3,6 +3,7 @@
 //! Run by scripts/suites/60-registry.sh, which installs `docker-registry` and `htpasswd`:
 //! `cargo test -p xprender-host --test xpkg_registry -- --ignored`.
 
+use std::collections::BTreeMap;
 use std::io::{Read as _, Write as _};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -150,7 +151,13 @@ impl Cli {
     }
 
     fn run(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_xprender"))
+        // XPRENDER_BIN: a copy of the binary, when a shared target directory may be rebuilt by
+        // other checkouts during the run.
+        let bin = std::env::var_os("XPRENDER_BIN").map_or_else(
+            || PathBuf::from(env!("CARGO_BIN_EXE_xprender")),
+            PathBuf::from,
+        );
+        Command::new(bin)
             .args(args)
             .env("HOME", self.home.path())
             .env("DOCKER_CONFIG", self.home.path().join("docker"))
@@ -1026,4 +1033,514 @@ fn render_from_a_pulled_package() {
         e.contains("no Composition named \"nope\" (found: \"postgres-small\", \"postgres-large\")"),
         "{e}"
     );
+}
+
+// Dependency resolution against registry tag listings: packages built and pushed by the tests.
+
+/// A CRD of `kind` in `group`, version v1.
+fn crd_doc(group: &str, kind: &str) -> String {
+    let plural = format!("{}s", kind.to_lowercase());
+    format!(
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: {plural}.{group}\nspec:\n  group: {group}\n  scope: Cluster\n  names: {{kind: {kind}, plural: {plural}}}\n  versions:\n    - name: v1\n      served: true\n      storage: true\n      schema: {{openAPIV3Schema: {{type: object, x-kubernetes-preserve-unknown-fields: true}}}}\n"
+    )
+}
+
+/// A meta object with `dependsOn` entries (field, package, version).
+fn meta_doc(kind: &str, name: &str, deps: &[(&str, &str, &str)]) -> String {
+    let mut s =
+        format!("apiVersion: meta.pkg.crossplane.io/v1\nkind: {kind}\nmetadata:\n  name: {name}\n");
+    if !deps.is_empty() {
+        s.push_str("spec:\n  dependsOn:\n");
+        for (field, package, version) in deps {
+            s.push_str(&format!(
+                "    - {field}: {package}\n      version: '{version}'\n"
+            ));
+        }
+    }
+    s
+}
+
+/// Marks a meta object with its tag, so that every version is a distinct image.
+fn tagged(meta: String, tag: &str) -> String {
+    meta.replacen(
+        "metadata:\n",
+        &format!("metadata:\n  annotations: {{example.org/tag: '{tag}'}}\n"),
+        1,
+    )
+}
+
+/// Builds a package from these documents with `xpkg build`, returning the file.
+fn build_docs(cli: &Cli, id: &str, docs: &[String]) -> PathBuf {
+    let dir = cli
+        .home
+        .path()
+        .join("src")
+        .join(id.replace(['/', ':'], "_"));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("package.yaml"), docs.join("---\n")).unwrap();
+    let file = cli
+        .home
+        .path()
+        .join(format!("{}.xpkg", id.replace(['/', ':'], "_")));
+    cli.ok(&[
+        "xpkg",
+        "build",
+        dir.to_str().unwrap(),
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    file
+}
+
+/// Builds and pushes `repo:tag`, returning its digest.
+fn publish(cli: &Cli, reg: &Registry, repo_tag: &str, docs: &[String]) -> String {
+    let file = build_docs(cli, repo_tag, docs);
+    let out = cli.ok(&[
+        "xpkg",
+        "push",
+        file.to_str().unwrap(),
+        &format!("{}/{repo_tag}", reg.host()),
+    ]);
+    out.split_whitespace().nth(1).unwrap().to_owned()
+}
+
+const NET_TAGS: &[&str] = &[
+    "v2.0.5",
+    "v2.1.0",
+    "v2.1.7",
+    "v2.2.0",
+    "v3.0.0-rc.1",
+    "v3.0.0",
+];
+
+/// Provider org/net at every tag of NET_TAGS; returns tag → digest.
+fn publish_net(cli: &Cli, reg: &Registry) -> BTreeMap<String, String> {
+    NET_TAGS
+        .iter()
+        .map(|t| {
+            let d = publish(
+                cli,
+                reg,
+                &format!("org/net:{t}"),
+                &[
+                    tagged(meta_doc("Provider", "net", &[]), t),
+                    crd_doc("net.example.org", "Network"),
+                ],
+            );
+            ((*t).to_owned(), d)
+        })
+        .collect()
+}
+
+fn deps_json(cli: &Cli, target: &str, extra: &[&str]) -> Value {
+    let mut args = vec!["xpkg", "deps", target, "-o", "json"];
+    args.extend_from_slice(extra);
+    serde_json::from_str(&cli.ok(&args)).unwrap()
+}
+
+#[test]
+#[ignore = "needs docker-registry; scripts/suites/60-registry.sh runs them"]
+fn deps_pick_the_highest_tag_for_each_constraint_form() {
+    let reg = Registry::start();
+    let cli = Cli::new();
+    publish_net(&cli, &reg);
+    let net = format!("{}/org/net", reg.host());
+    let cases = [
+        ("v2.1.0", "v2.1.0"),
+        ("=2.1.0", "v2.1.0"),
+        (">=v2.1.0", "v3.0.0"),
+        (">2.1.0 <2.2.0", "v2.1.7"),
+        (">= 2.0.0, < 2.1.0", "v2.0.5"),
+        ("<=2.1", "v2.1.7"),
+        ("~2.1", "v2.1.7"),
+        ("~>2.0.1", "v2.0.5"),
+        ("^2.0.5", "v2.2.0"),
+        ("2.0.5 - 2.1.0", "v2.1.0"),
+        ("2.1.x", "v2.1.7"),
+        ("!=2.2.0, <3", "v2.1.7"),
+        ("<2.1 || ^3", "v3.0.0"),
+        ("<2.1 || >=4", "v2.0.5"),
+        (">=3.0.0-rc.0 <3.0.0", "v3.0.0-rc.1"),
+        ("*", "v3.0.0"),
+    ];
+    for (i, (constraint, want)) in cases.iter().enumerate() {
+        let file = build_docs(
+            &cli,
+            &format!("pick-{i}"),
+            &[meta_doc(
+                "Configuration",
+                "pick",
+                &[("provider", &net, constraint)],
+            )],
+        );
+        let doc = deps_json(&cli, file.to_str().unwrap(), &[]);
+        assert_eq!(
+            doc["packages"][0]["package"],
+            net.as_str(),
+            "{constraint}: {doc}"
+        );
+        assert_eq!(
+            doc["packages"][0]["version"], *want,
+            "constraint {constraint:?}"
+        );
+        assert_eq!(doc["order"], json!([net, "pick"]), "{constraint}");
+    }
+}
+
+#[test]
+#[ignore = "needs docker-registry; scripts/suites/60-registry.sh runs them"]
+fn deps_resolve_recursively_with_stable_json_and_a_tree() {
+    let reg = Registry::start();
+    let cli = Cli::new();
+    let h = reg.host();
+    let net_digests = publish_net(&cli, &reg);
+    let (net, db, app) = (
+        format!("{h}/org/net"),
+        format!("{h}/org/db"),
+        format!("{h}/org/app"),
+    );
+    let mut db_digests = BTreeMap::new();
+    for t in ["v1.0.0", "v1.4.2", "v2.0.0"] {
+        let d = publish(
+            &cli,
+            &reg,
+            &format!("org/db:{t}"),
+            &[tagged(
+                meta_doc("Configuration", "db", &[("provider", &net, "~2.1")]),
+                t,
+            )],
+        );
+        db_digests.insert(t, d);
+    }
+    let app_digest = publish(
+        &cli,
+        &reg,
+        "org/app:v1.0.0",
+        &[meta_doc(
+            "Configuration",
+            "app",
+            &[
+                ("configuration", &db, "^1"),
+                ("provider", &net, ">=v2.0.0 <3"),
+            ],
+        )],
+    );
+    let out = cli.ok(&["xpkg", "deps", &format!("{app}:v1.0.0"), "-o", "json"]);
+    let want = json!({
+        "root": app,
+        "packages": [
+            {"package": net, "version": "v2.1.7", "digest": net_digests["v2.1.7"], "kind": "Provider", "name": "net", "dependsOn": []},
+            {"package": db, "version": "v1.4.2", "digest": db_digests["v1.4.2"], "kind": "Configuration", "name": "db",
+             "dependsOn": [{"package": net, "kind": "Provider", "constraint": "~2.1", "version": "v2.1.7"}]},
+            {"package": app, "version": "v1.0.0", "digest": app_digest, "kind": "Configuration", "name": "app",
+             "dependsOn": [{"package": db, "kind": "Configuration", "constraint": "^1", "version": "v1.4.2"},
+                           {"package": net, "kind": "Provider", "constraint": ">=v2.0.0 <3", "version": "v2.1.7"}]},
+        ],
+        "order": [net, db, app],
+    });
+    assert_eq!(serde_json::from_str::<Value>(&out).unwrap(), want);
+    // Stable: the same bytes again, and for the untagged reference (its highest tag).
+    assert_eq!(
+        cli.ok(&["xpkg", "deps", &format!("{app}:v1.0.0"), "-o", "json"]),
+        out
+    );
+    assert_eq!(cli.ok(&["xpkg", "deps", &app, "-o", "json"]), out);
+    // By digest, the root is named by its digest.
+    let by_digest = deps_json(&cli, &format!("{app}@{app_digest}"), &[]);
+    assert_eq!(by_digest["packages"][2]["version"], app_digest.as_str());
+    assert_eq!(by_digest["order"], want["order"]);
+
+    let tree = cli.ok(&["xpkg", "deps", &format!("{app}:v1.0.0")]);
+    assert_eq!(
+        tree,
+        format!(
+            "{app}:v1.0.0 (Configuration) {app_digest}\n\
+             ├── {db}:v1.4.2 (Configuration) for ^1 {}\n\
+             │   └── {net}:v2.1.7 (Provider) for ~2.1 {}\n\
+             └── {net}:v2.1.7 (Provider) for >=v2.0.0 <3 {}\n",
+            db_digests["v1.4.2"], net_digests["v2.1.7"], net_digests["v2.1.7"]
+        )
+    );
+
+    // A dependency pinned by digest is that image, whatever the tags say.
+    let file = build_docs(
+        &cli,
+        "pinned",
+        &[meta_doc(
+            "Configuration",
+            "pinned",
+            &[("provider", &net, &net_digests["v2.0.5"])],
+        )],
+    );
+    let doc = deps_json(&cli, file.to_str().unwrap(), &[]);
+    assert_eq!(
+        doc["packages"][0]["version"],
+        net_digests["v2.0.5"].as_str()
+    );
+    assert_eq!(doc["packages"][0]["digest"], net_digests["v2.0.5"].as_str());
+}
+
+#[test]
+#[ignore = "needs docker-registry; scripts/suites/60-registry.sh runs them"]
+fn deps_failures_name_who_asked() {
+    let reg = Registry::start();
+    let cli = Cli::new();
+    let h = reg.host();
+    let net_digests = publish_net(&cli, &reg);
+    let net = format!("{h}/org/net");
+    let web = format!("{h}/org/web");
+    publish(
+        &cli,
+        &reg,
+        "org/web:v1.0.0",
+        &[meta_doc(
+            "Configuration",
+            "web",
+            &[("provider", &net, ">=3.0.0")],
+        )],
+    );
+
+    let fails = |name: &str, deps: &[(&str, &str, &str)]| {
+        let file = build_docs(&cli, name, &[meta_doc("Configuration", name, deps)]);
+        cli.fails(&["xpkg", "deps", file.to_str().unwrap()])
+    };
+    // Two dependents whose constraints no tag satisfies together.
+    let e = fails(
+        "conflict",
+        &[("provider", &net, "~2.1"), ("configuration", &web, "*")],
+    );
+    assert!(
+        e.contains(&format!(
+            "conflicting requirements on {net}: conflict@sha256:"
+        )),
+        "{e}"
+    );
+    assert!(e.contains(" requires ~2.1 and "), "{e}");
+    assert!(
+        e.contains(&format!(
+            "{web}:v1.0.0 requires >=3.0.0; no version satisfies both"
+        )),
+        "{e}"
+    );
+    // A constraint no tag satisfies.
+    let e = fails("missing-tag", &[("provider", &net, ">=9")]);
+    assert!(
+        e.contains(&format!(
+            "no version of {net} satisfies >=9 (required by missing-tag@sha256:"
+        )),
+        "{e}"
+    );
+    assert!(
+        e.contains("tags: v2.0.5, v2.1.0, v2.1.7, v2.2.0, v3.0.0-rc.1, v3.0.0"),
+        "{e}"
+    );
+    // A package that does not exist.
+    let e = fails(
+        "missing-package",
+        &[("provider", &format!("{h}/org/nope"), "*")],
+    );
+    assert!(
+        e.contains(&format!(
+            "package {h}/org/nope (required by missing-package@sha256:"
+        )),
+        "{e}"
+    );
+    // A digest that does not exist.
+    let unknown = format!("sha256:{}", "0".repeat(64));
+    let e = fails("missing-digest", &[("provider", &net, &unknown)]);
+    assert!(
+        e.contains(&format!(
+            "{net}@{unknown} (required by missing-digest@sha256:"
+        )),
+        "{e}"
+    );
+    // A tag and a digest that disagree.
+    let e = cli.fails(&[
+        "xpkg",
+        "deps",
+        &format!("{net}:v2.1.0@{}", net_digests["v2.2.0"]),
+    ]);
+    assert!(
+        e.contains(&format!(
+            "digest mismatch: {net}:v2.1.0 is {}, not the pinned {}",
+            net_digests["v2.1.0"], net_digests["v2.2.0"]
+        )),
+        "{e}"
+    );
+    // A cycle, named in order.
+    let (a, b) = (format!("{h}/org/cyc-a"), format!("{h}/org/cyc-b"));
+    publish(
+        &cli,
+        &reg,
+        "org/cyc-a:v1.0.0",
+        &[meta_doc(
+            "Configuration",
+            "cyc-a",
+            &[("configuration", &b, "^1")],
+        )],
+    );
+    publish(
+        &cli,
+        &reg,
+        "org/cyc-b:v1.0.0",
+        &[meta_doc(
+            "Configuration",
+            "cyc-b",
+            &[("configuration", &a, "^1")],
+        )],
+    );
+    let e = cli.fails(&["xpkg", "deps", &format!("{a}:v1.0.0")]);
+    assert!(
+        e.contains(&format!(
+            "dependency cycle: {a}:v1.0.0 -> {b}:v1.0.0 -> {a}:v1.0.0"
+        )),
+        "{e}"
+    );
+}
+
+/// A legacy `.registry/` image owning one CRD and needing others by CRD name.
+fn publish_legacy(cli: &Cli, reg: &Registry, repo_tag: &str, crd: Option<&str>, needs: &[&str]) {
+    let mut app = "apiVersion: 0.2.0\ntitle: Legacy\npackageType: Provider\n".to_owned();
+    if !needs.is_empty() {
+        app.push_str("dependsOn:\n");
+        for n in needs {
+            app.push_str(&format!("  - crd: '{n}'\n"));
+        }
+    }
+    let crd_text = crd.unwrap_or("");
+    let mut files = vec![
+        Entry::Dir(".registry"),
+        Entry::File(".registry/app.yaml", app.as_bytes()),
+        Entry::File(".registry/resources/things/group.yaml", b"title: Things\n"),
+    ];
+    if crd.is_some() {
+        files.push(Entry::File(
+            ".registry/resources/things/thing.crd.yaml",
+            crd_text.as_bytes(),
+        ));
+    }
+    let mut img = Image::default();
+    let l = img.layer(&files, None);
+    let m = img.manifest(vec![l]);
+    push_image(cli, reg, &img, &m, repo_tag);
+}
+
+#[test]
+#[ignore = "needs docker-registry; scripts/suites/60-registry.sh runs them"]
+fn legacy_crd_dependencies_resolve_through_an_index() {
+    let reg = Registry::start();
+    let cli = Cli::new();
+    let h = reg.host();
+    publish_net(&cli, &reg);
+    let bucket = crd_doc("storage.example.org", "Bucket");
+    publish_legacy(&cli, &reg, "org/storage:v1.0.0", Some(&bucket), &[]);
+    publish_legacy(
+        &cli,
+        &reg,
+        "org/storage:v1.1.0",
+        Some(&bucket),
+        &["networks.net.example.org/v1"],
+    );
+    publish_legacy(
+        &cli,
+        &reg,
+        "org/webapp:v0.1.0",
+        Some(&crd_doc("web.example.org", "WebApp")),
+        &["*.storage.example.org/v1"],
+    );
+
+    let index = cli.home.path().join("index.json");
+    cli.ok(&[
+        "xpkg",
+        "index",
+        &format!("{h}/org/storage"),
+        &format!("{h}/org/net:v2.1.7"),
+        "-f",
+        index.to_str().unwrap(),
+    ]);
+    let idx: Value = serde_json::from_str(&std::fs::read_to_string(&index).unwrap()).unwrap();
+    assert_eq!(idx["apiVersion"], "xprender.io/v1alpha1");
+    let rows: Vec<(String, String, String)> = idx["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["package"].as_str().unwrap().replace(&h, "R"),
+                p["version"].as_str().unwrap().to_owned(),
+                format!("{}", p["crds"]),
+            )
+        })
+        .collect();
+    let net_crd =
+        r#"[{"group":"net.example.org","kind":"Network","plural":"networks","versions":["v1"]}]"#;
+    let bucket_crd =
+        r#"[{"group":"storage.example.org","kind":"Bucket","plural":"buckets","versions":["v1"]}]"#;
+    assert_eq!(
+        rows,
+        [
+            (
+                "R/org/net".to_owned(),
+                "v2.1.7".to_owned(),
+                net_crd.to_owned()
+            ),
+            (
+                "R/org/storage".to_owned(),
+                "v1.0.0".to_owned(),
+                bucket_crd.to_owned()
+            ),
+            (
+                "R/org/storage".to_owned(),
+                "v1.1.0".to_owned(),
+                bucket_crd.to_owned()
+            ),
+        ]
+    );
+
+    // webapp needs any storage.example.org/v1 kind: storage v1.1.0, which needs a Network.
+    let idx_arg = ["--index", index.to_str().unwrap()];
+    let doc = deps_json(&cli, &format!("{h}/org/webapp:v0.1.0"), &idx_arg);
+    assert_eq!(
+        doc["order"],
+        json!([
+            format!("{h}/org/net"),
+            format!("{h}/org/storage"),
+            format!("{h}/org/webapp")
+        ])
+    );
+    assert_eq!(doc["packages"][1]["version"], "v1.1.0");
+    assert_eq!(doc["packages"][1]["kind"], "Legacy");
+    assert_eq!(
+        doc["packages"][2]["dependsOn"],
+        json!([{"crd": "*.storage.example.org/v1", "package": format!("{h}/org/storage"), "version": "v1.1.0"}])
+    );
+    // A CRD in place of a package.
+    let doc: Value = serde_json::from_str(&cli.ok(&[
+        "xpkg",
+        "deps",
+        "--crd",
+        "Bucket.storage.example.org/v1",
+        "--index",
+        index.to_str().unwrap(),
+        "-o",
+        "json",
+    ]))
+    .unwrap();
+    assert_eq!(doc["root"], format!("{h}/org/storage"));
+    assert_eq!(
+        doc["order"],
+        json!([format!("{h}/org/net"), format!("{h}/org/storage")])
+    );
+    // Without an index, a CRD dependency cannot be resolved; an unknown CRD names who asked.
+    let e = cli.fails(&["xpkg", "deps", &format!("{h}/org/webapp:v0.1.0")]);
+    assert!(e.contains(&format!("{h}/org/webapp:v0.1.0 requires CRD *.storage.example.org/v1: resolving CRD dependencies needs an index")), "{e}");
+    let e = cli.fails(&[
+        "xpkg",
+        "deps",
+        "--crd",
+        "tables.db.example.org/v1",
+        "--index",
+        index.to_str().unwrap(),
+    ]);
+    assert!(e.contains("no package in the index provides CRD tables.db.example.org/v1 (required by the command line)"), "{e}");
 }

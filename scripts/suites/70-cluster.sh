@@ -4,7 +4,7 @@
 # apiserver on 127.0.0.1 and stop them when done (also on failure).
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
-need_apt golang-go make rsync etcd-server dpkg-dev xz-utils openssl debian-archive-keyring
+need_apt golang-go make rsync etcd-server dpkg-dev xz-utils openssl debian-archive-keyring docker-registry
 
 step "kube-apiserver (cached in $XPRENDER_CACHE)"
 XPRENDER_KUBE_APISERVER=$("$ROOT/scripts/kube-apiserver.sh") || die "cannot build kube-apiserver (see the output above)"
@@ -17,3 +17,9 @@ command -v etcd >/dev/null || die "etcd is not installed"
 step "cluster tests against a live kube-apiserver"
 cd "$ROOT"
 nice -n 10 cargo test -p xprender-host --locked --test cluster -- --ignored --test-threads=1
+
+# The package manager: installs from a loopback registry (Debian's docker-registry) into the
+# same kind of API server.
+command -v docker-registry >/dev/null || die "docker-registry is not installed"
+step "xpkg install against a live kube-apiserver and a loopback registry"
+nice -n 10 cargo test -p xprender-host --locked --test xpkg_install -- --ignored --test-threads=1

@@ -3,6 +3,7 @@
 pub(crate) mod cluster;
 pub(crate) mod completions;
 pub(crate) mod composition;
+pub(crate) mod packages;
 pub(crate) mod playground;
 pub(crate) mod render;
 pub(crate) mod version;

@@ -85,6 +85,16 @@ pub(crate) enum XpkgCommand {
         #[command(flatten)]
         fetch: FetchArgs,
     },
+    /// Resolve a package's dependencies: the version of each and the install order.
+    Deps(super::packages::DepsArgs),
+    /// Index package contents (CRDs, XRDs, composite types) for CRD-level dependencies.
+    Index(super::packages::IndexArgs),
+    /// Install a package and its dependencies into a cluster (a dry run unless --yes).
+    Install(Box<super::packages::InstallArgs>),
+    /// Uninstall a package installed with --direct (refused while another depends on it).
+    Uninstall(super::packages::UninstallArgs),
+    /// List the packages installed in a cluster.
+    List(super::packages::ListArgs),
 }
 
 pub(crate) fn run(cmd: XpkgCommand) -> Result<ExitCode> {
@@ -105,6 +115,11 @@ pub(crate) fn run(cmd: XpkgCommand) -> Result<ExitCode> {
             reference,
             fetch,
         } => push(&file, &reference, &fetch.options()),
+        XpkgCommand::Deps(args) => super::packages::deps(&args),
+        XpkgCommand::Index(args) => super::packages::index(&args),
+        XpkgCommand::Install(args) => super::packages::install(&args),
+        XpkgCommand::Uninstall(args) => super::packages::uninstall(&args),
+        XpkgCommand::List(args) => super::packages::list(&args),
     }?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,7 +1,12 @@
 //! Crossplane packages (xpkg): fetching, verifying, reading, building and pushing them.
 
 mod cache;
+pub(crate) mod catalog;
+pub(crate) mod constraint;
+pub(crate) mod deps;
 mod image;
+pub(crate) mod index;
+pub(crate) mod install;
 pub(crate) mod layout;
 pub(crate) mod legacy;
 pub(crate) mod package;

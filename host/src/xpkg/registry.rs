@@ -213,6 +213,36 @@ impl Registry {
         Ok(Digest::of(bytes))
     }
 
+    /// Every tag of this reference's repository, following the registry's pagination.
+    pub(crate) fn tags(&self) -> Result<Vec<String>> {
+        const PAGE: usize = 1000;
+        let mut out: Vec<String> = Vec::new();
+        loop {
+            let last = out.last().cloned();
+            let page = self
+                .rt
+                .block_on(self.client.list_tags(
+                    &self.reference,
+                    &RegistryAuth::Anonymous,
+                    Some(PAGE),
+                    last.as_deref(),
+                ))
+                .map_err(oci_err)
+                .with_context(|| {
+                    format!(
+                        "listing the tags of {}/{}",
+                        self.reference.registry(),
+                        self.reference.repository()
+                    )
+                })?;
+            let n = page.tags.len();
+            out.extend(page.tags.into_iter().filter(|t| Some(t) != last.as_ref()));
+            if n < PAGE {
+                return Ok(out);
+            }
+        }
+    }
+
     /// Makes sure the registry token for pushing is in place (pull tokens are fetched lazily).
     pub(crate) fn authorize_push(&self) -> Result<()> {
         let auth = credentials(self.reference.resolve_registry())?;
