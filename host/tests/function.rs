@@ -26,7 +26,8 @@ mod proto {
     }
 }
 
-#[allow(dead_code, unreachable_pub)]
+// Its unit tests compile here too, without a harness to run them.
+#[allow(dead_code, unreachable_pub, unused_imports)]
 #[path = "../src/function/structs.rs"]
 mod structs;
 

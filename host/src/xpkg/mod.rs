@@ -1,6 +1,7 @@
 //! Crossplane packages (xpkg): fetching, verifying, reading, building and pushing them.
 
 mod cache;
+pub(crate) mod elf;
 mod image;
 pub(crate) mod layout;
 pub(crate) mod legacy;
