@@ -4,6 +4,9 @@
 //! -p xprender` in a target directory of its own (the outer cargo holds the lock on its own),
 //! then shrunk with binaryen's `wasm-opt -Oz` from the repository's `node_modules` when present.
 //! `src/runtime` embeds the result with `include_bytes!`.
+//!
+//! It also generates the gRPC code of `function serve` from `proto/` with protox, a protobuf
+//! compiler in Rust, so no system `protoc` is needed.
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -16,6 +19,7 @@ fn main() {
         .expect("host/ lives in the workspace")
         .to_path_buf();
     let out_dir = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets it"));
+    compile_protos(&manifest_dir);
 
     for path in ["src", "Cargo.toml", "Cargo.lock", "rust-toolchain.toml"] {
         println!("cargo:rerun-if-changed={}", root.join(path).display());
@@ -55,6 +59,17 @@ fn main() {
     );
     println!("cargo:rustc-env=XPRENDER_CORE_WASM={}", shipped.display());
     println!("cargo:rustc-env=XPRENDER_CORE_OPTIMIZED={optimized}");
+}
+
+/// Crossplane's function protocol (v1 and the v1beta1 alias), server and client.
+fn compile_protos(manifest_dir: &Path) {
+    let proto = manifest_dir.join("proto");
+    println!("cargo:rerun-if-changed={}", proto.display());
+    let files = ["fn/v1/run_function.proto", "fn/v1beta1/run_function.proto"];
+    let fds = protox::compile(files, [&proto]).unwrap_or_else(|e| panic!("{e:?}"));
+    tonic_prost_build::configure()
+        .compile_fds(fds)
+        .expect("generate the gRPC code");
 }
 
 /// A target directory beside the outer one (`<target>/xprender-core`), so the nested cargo

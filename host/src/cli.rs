@@ -23,6 +23,9 @@ pub(crate) enum Command {
     /// Work with Crossplane packages (xpkg) in OCI registries.
     #[command(subcommand)]
     Xpkg(crate::commands::xpkg::XpkgCommand),
+    /// Run the engine as a Crossplane composition function (gRPC).
+    #[command(subcommand)]
+    Function(crate::commands::function::FunctionCommand),
     /// Show what rendering would change in a live cluster.
     Diff(crate::commands::cluster::DiffArgs),
     /// Server-side apply the rendered state to a live cluster (dry-run unless --yes).

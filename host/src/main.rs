@@ -13,6 +13,7 @@ pub(crate) use debug;
 mod cli;
 mod cluster;
 mod commands;
+mod function;
 mod io;
 mod runtime;
 mod select;

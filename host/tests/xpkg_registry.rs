@@ -1543,4 +1543,155 @@ fn legacy_crd_dependencies_resolve_through_an_index() {
         index.to_str().unwrap(),
     ]);
     assert!(e.contains("no package in the index provides CRD tables.db.example.org/v1 (required by the command line)"), "{e}");
+impl Registry {
+    /// The body of a GET (HTTP/1.0, no redirects).
+    fn get(&self, path: &str, accept: &str) -> Vec<u8> {
+        let mut s = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        write!(
+            s,
+            "GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\nAccept: {accept}\r\n\r\n"
+        )
+        .unwrap();
+        let mut buf = Vec::new();
+        s.read_to_end(&mut buf).unwrap();
+        let at = buf.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+        assert!(
+            buf.starts_with(b"HTTP/1.0 200") || buf.starts_with(b"HTTP/1.1 200"),
+            "GET {path}"
+        );
+        buf.split_off(at + 4)
+    }
+}
+
+/// A static ELF64 executable's headers: enough for the package build's static-linking check.
+fn static_elf() -> Vec<u8> {
+    let mut b = vec![0u8; 64];
+    b[..4].copy_from_slice(b"\x7fELF");
+    b[4] = 2;
+    b[5] = 1;
+    b[0x20..0x28].copy_from_slice(&64u64.to_le_bytes());
+    b[0x36..0x38].copy_from_slice(&56u16.to_le_bytes());
+    b[0x38..0x3a].copy_from_slice(&1u16.to_le_bytes());
+    let mut ph = vec![0u8; 56];
+    ph[0] = 1; // PT_LOAD
+    b.extend(ph);
+    b.extend(b"xprender runtime stand-in");
+    b
+}
+
+#[test]
+#[ignore = "needs docker-registry; scripts/suites/60-registry.sh runs them"]
+fn function_package_carries_the_runtime_image() {
+    let reg = Registry::start();
+    let cli = Cli::new();
+    let dir = cli.home.path().join("fn");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("crossplane.yaml"),
+        "apiVersion: meta.pkg.crossplane.io/v1beta1\nkind: Function\nmetadata:\n  name: function-xprender\n",
+    )
+    .unwrap();
+    let binary = static_elf();
+    let bin_path = cli.home.path().join("xprender-static");
+    std::fs::write(&bin_path, &binary).unwrap();
+    let file = cli.home.path().join("function.xpkg");
+    let (dir_s, file_s, bin_s) = (
+        dir.to_str().unwrap(),
+        file.to_str().unwrap(),
+        bin_path.to_str().unwrap(),
+    );
+    // A dynamically linked runtime is refused: the image has no libraries.
+    let err = cli.fails(&[
+        "xpkg",
+        "build",
+        dir_s,
+        "-o",
+        file_s,
+        "--function",
+        "--runtime-binary",
+        "/bin/sh",
+    ]);
+    assert!(err.contains("it is dynamically linked"), "{err}");
+    // So is --function for a package that is not a Function.
+    let err = cli.fails(&[
+        "xpkg",
+        "build",
+        data("configuration").to_str().unwrap(),
+        "-o",
+        file_s,
+        "--function",
+        "--runtime-binary",
+        bin_s,
+    ]);
+    assert!(
+        err.contains("--function builds a Function package, but"),
+        "{err}"
+    );
+
+    cli.ok(&[
+        "xpkg",
+        "build",
+        dir_s,
+        "-o",
+        file_s,
+        "--function",
+        "--runtime-binary",
+        bin_s,
+    ]);
+    let inspected = cli.inspect(file_s);
+    assert_eq!(inspected["package"]["kind"], "Function", "{inspected:#}");
+    assert_eq!(inspected["package"]["name"], "function-xprender");
+
+    let reference = format!("{}/org/function-xprender:v0.1.0", reg.host());
+    let pushed = cli.ok(&["xpkg", "push", file_s, &reference]);
+    let digest = pushed.split_whitespace().nth(1).unwrap().to_owned();
+    assert_eq!(cli.inspect(&reference)["package"]["kind"], "Function");
+
+    let manifest: Value = serde_json::from_slice(&reg.get(
+        &format!("/v2/org/function-xprender/manifests/{digest}"),
+        "application/vnd.oci.image.manifest.v1+json",
+    ))
+    .unwrap();
+    let layers = manifest["layers"].as_array().unwrap();
+    assert_eq!(layers.len(), 2, "{manifest:#}");
+    assert!(
+        layers[0].get("annotations").is_none(),
+        "the runtime layer is not the package"
+    );
+    assert_eq!(layers[1]["annotations"]["io.crossplane.xpkg"], "base");
+    let config: Value = serde_json::from_slice(&reg.get(
+        &format!(
+            "/v2/org/function-xprender/blobs/{}",
+            manifest["config"]["digest"].as_str().unwrap()
+        ),
+        "*/*",
+    ))
+    .unwrap();
+    assert_eq!(
+        config["config"]["Entrypoint"],
+        serde_json::json!(["/usr/local/bin/xprender", "function", "serve"])
+    );
+    assert_eq!(
+        config["config"]["ExposedPorts"],
+        serde_json::json!({"9443/tcp": {}})
+    );
+    assert_eq!(config["rootfs"]["diff_ids"].as_array().unwrap().len(), 2);
+    let layer = reg.get(
+        &format!(
+            "/v2/org/function-xprender/blobs/{}",
+            layers[0]["digest"].as_str().unwrap()
+        ),
+        "*/*",
+    );
+    let mut tar = tar::Archive::new(flate2::read::GzDecoder::new(&layer[..]));
+    let mut entries = tar.entries().unwrap();
+    let mut entry = entries.next().unwrap().unwrap();
+    assert_eq!(
+        entry.path().unwrap().to_str(),
+        Some("usr/local/bin/xprender")
+    );
+    assert_eq!(entry.header().mode().unwrap(), 0o755);
+    let mut content = Vec::new();
+    entry.read_to_end(&mut content).unwrap();
+    assert_eq!(content, binary);
 }

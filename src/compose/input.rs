@@ -19,6 +19,8 @@ use crate::readiness::Check;
 use crate::semantics::Semantics;
 use crate::value::{Map, Value};
 
+use super::step::{Desired, Shape};
+
 /// Largest number of templates, patches or steps accepted in one list.
 const MAX_ITEMS: usize = 100_000;
 
@@ -28,6 +30,8 @@ pub struct Request {
     pub(crate) xr: Value,
     pub(crate) composition: Value,
     pub(crate) observed: Observed,
+    /// What earlier steps of a function pipeline desired (`desired`).
+    pub(crate) desired: Desired,
     pub(crate) options: Options,
 }
 
@@ -38,6 +42,7 @@ pub(crate) struct Options {
     pub(crate) trace: bool,
     pub(crate) connection_secret_keys: Option<Vec<String>>,
     pub(crate) now: Option<String>,
+    pub(crate) output: Shape,
 }
 
 /// One observed composed resource.
@@ -86,6 +91,10 @@ impl Request {
             Some(v) => decode_observed(d, v)?,
             None => Observed::default(),
         };
+        let desired = match root.remove("desired").filter(|v| !v.is_null()) {
+            Some(v) => super::step::decode(d, v)?,
+            None => Desired::default(),
+        };
         let options = match member(&root, "options") {
             Some(v) => decode_options(d, v)?,
             None => Options::default(),
@@ -109,6 +118,7 @@ impl Request {
             xr,
             composition,
             observed,
+            desired,
             options,
         })
     }
@@ -156,11 +166,25 @@ fn decode_options(d: Dec, v: &Value) -> Result<Options> {
             .with_field_path("options.now")
         })?),
     };
+    let output = match d.opt_str(m, "output", &at)? {
+        None => Shape::default(),
+        Some(s) => Shape::parse(s).ok_or_else(|| {
+            Error::new(
+                ErrorKind::InvalidRequest,
+                format!(
+                    "options.output: unsupported value {} (want \"render\" or \"function\")",
+                    crate::fmt::quote(s)
+                ),
+            )
+            .with_field_path("options.output")
+        })?,
+    };
     Ok(Options {
         semantics,
         trace,
         connection_secret_keys,
         now,
+        output,
     })
 }
 

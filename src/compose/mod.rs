@@ -11,6 +11,7 @@ mod metadata;
 mod native;
 mod output;
 mod pipeline;
+mod step;
 mod validate;
 mod wire;
 
@@ -218,16 +219,16 @@ pub fn render(request: &Request) -> Result<Output> {
     let mut st = State {
         sem,
         request,
-        desired_xr: desired_xr_seed(&state_xr),
+        desired_xr: step::desired_xr(&request.desired, &state_xr),
         xr: state_xr,
         env,
         observed,
-        resources: Vec::new(),
+        resources: request.desired.resources.clone(),
         unrendered: Vec::new(),
         held_back: false,
         fatal: false,
         failed_after_apply: false,
-        details: Details::new(),
+        details: request.desired.connection_details.clone(),
         results: Vec::new(),
         trace: request.options.trace.then(Vec::new),
         step: None,
@@ -236,6 +237,9 @@ pub fn render(request: &Request) -> Result<Output> {
     match &plan {
         Plan::Resources(input) => run_input(&mut st, input)?,
         Plan::Pipeline(steps) => pipeline::run(&mut st, steps)?,
+    }
+    if request.options.output == step::Shape::Function {
+        return Ok(step::output(st));
     }
     if st.fatal {
         return Ok(fatal_output(st, input_xr));
@@ -280,6 +284,7 @@ fn fatal_output(st: State<'_>, input_xr: Option<Value>) -> Output {
         trace: st
             .trace
             .map(|t| t.iter().map(PatchTrace::to_value).collect()),
+        environment: None,
     }
 }
 
@@ -299,18 +304,8 @@ fn failed_after_apply_output(st: State<'_>) -> Output {
         trace: st
             .trace
             .map(|t| t.iter().map(PatchTrace::to_value).collect()),
+        environment: None,
     }
-}
-
-/// FN starts the desired XR with the observed XR's apiVersion and kind only.
-fn desired_xr_seed(xr: &Value) -> Value {
-    let mut m = crate::value::Map::new();
-    for k in ["apiVersion", "kind"] {
-        if let Some(v) = xr.get(k) {
-            m.insert(k.to_owned(), v.clone());
-        }
-    }
-    Value::Object(m)
 }
 
 fn paused(xr: Value, trace: bool) -> Output {
@@ -329,6 +324,7 @@ fn paused(xr: Value, trace: bool) -> Output {
             field_path: None,
         }],
         trace: trace.then(Vec::new),
+        environment: None,
     }
 }
 
@@ -411,6 +407,7 @@ fn finish(mut st: State<'_>, input_xr: Option<Value>) -> Result<Output> {
         trace: st
             .trace
             .map(|t| t.iter().map(PatchTrace::to_value).collect()),
+        environment: None,
     })
 }
 

@@ -52,6 +52,8 @@ pub struct Output {
     pub(crate) ready: bool,
     pub(crate) results: Vec<Message>,
     pub(crate) trace: Option<Vec<Value>>,
+    /// The environment a function step leaves (`options.output: function`).
+    pub(crate) environment: Option<Value>,
 }
 
 impl Output {
@@ -117,6 +119,10 @@ impl Output {
             out.push('}');
         }
         out.push(']');
+        if let Some(env) = &self.environment {
+            out.push_str(",\"environment\":");
+            env.write_json(&mut out);
+        }
         if let Some(t) = &self.trace {
             out.push_str(",\"trace\":");
             out.push('[');

@@ -3,6 +3,7 @@
 pub(crate) mod cluster;
 pub(crate) mod completions;
 pub(crate) mod composition;
+pub(crate) mod function;
 pub(crate) mod packages;
 pub(crate) mod playground;
 pub(crate) mod render;
@@ -37,6 +38,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Render(args) => render::run(&args),
         Command::Xpkg(cmd) => xpkg::run(cmd),
+        Command::Function(cmd) => function::run(cmd),
         Command::Diff(args) => cluster::diff(&args),
         Command::Apply(args) => cluster::apply(&args),
         Command::Playground(args) => playground::run(&args),

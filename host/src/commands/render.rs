@@ -741,7 +741,7 @@ fn describe_error(err: &Value) -> String {
 }
 
 /// `256MiB`, `64M`, `1GiB`, `1048576`.
-fn parse_size(s: &str) -> Result<usize, String> {
+pub(crate) fn parse_size(s: &str) -> Result<usize, String> {
     let s = s.trim();
     let split = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
     let (num, unit) = s.split_at(split);
@@ -765,7 +765,7 @@ fn parse_size(s: &str) -> Result<usize, String> {
 }
 
 /// `2s`, `500ms`, `1m`, `1.5s`.
-fn parse_duration(s: &str) -> Result<Duration, String> {
+pub(crate) fn parse_duration(s: &str) -> Result<Duration, String> {
     let s = s.trim();
     let split = s
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))

@@ -75,6 +75,13 @@ pub(crate) enum XpkgCommand {
         /// The package file to write (an OCI image layout tarball).
         #[arg(short, long, value_name = "FILE")]
         output: PathBuf,
+        /// Build a Function package that runs xprender itself: the image gets a layer with a
+        /// statically linked `xprender` binary, entrypoint `xprender function serve`, port 9443.
+        #[arg(long)]
+        function: bool,
+        /// The binary for the runtime layer [default: this xprender, if statically linked].
+        #[arg(long, value_name = "FILE", requires = "function")]
+        runtime_binary: Option<PathBuf>,
     },
     /// Push a package file to a registry.
     Push {
@@ -109,7 +116,12 @@ pub(crate) fn run(cmd: XpkgCommand) -> Result<ExitCode> {
             output,
             fetch,
         } => inspect(&package, output, &fetch.options()),
-        XpkgCommand::Build { dir, output } => build(&dir, &output),
+        XpkgCommand::Build {
+            dir,
+            output,
+            function,
+            runtime_binary,
+        } => build(&dir, &output, function, runtime_binary.as_deref()),
         XpkgCommand::Push {
             file,
             reference,
@@ -172,9 +184,34 @@ fn inspect(target: &str, format: Format, opts: &Options) -> Result<()> {
     Ok(())
 }
 
-fn build(dir: &Path, out: &Path) -> Result<()> {
+fn build(dir: &Path, out: &Path, function: bool, runtime: Option<&Path>) -> Result<()> {
     let stream = xpkg::collect_package_yaml(dir)?;
-    let bytes = xpkg::layout::build_package(stream.as_bytes())?;
+    let bytes = if function {
+        let pkg = xpkg::package::validate(xpkg::package::parse_stream(&stream, "package.yaml")?)?;
+        if pkg.kind != xpkg::package::Kind::Function {
+            bail!(
+                "--function builds a Function package, but {} holds a {}",
+                dir.display(),
+                pkg.kind.as_str()
+            );
+        }
+        let path = match runtime {
+            Some(p) => p.to_path_buf(),
+            None => std::env::current_exe().context("finding this xprender binary")?,
+        };
+        let binary = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+        xpkg::elf::check_static(&binary).with_context(|| {
+            format!(
+                "{} cannot be the function's runtime (the image has no libraries); build one with \
+                 RUSTFLAGS='-C target-feature=+crt-static' cargo build --release -p xprender-host \
+                 --target x86_64-unknown-linux-gnu, then pass it with --runtime-binary",
+                path.display()
+            )
+        })?;
+        xpkg::layout::build_function_package(stream.as_bytes(), &binary)?
+    } else {
+        xpkg::layout::build_package(stream.as_bytes())?
+    };
     let tmp = out.with_extension("xpkg.tmp");
     std::fs::write(&tmp, &bytes).with_context(|| format!("writing {}", tmp.display()))?;
     std::fs::rename(&tmp, out).with_context(|| format!("writing {}", out.display()))?;

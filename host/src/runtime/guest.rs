@@ -18,15 +18,16 @@ impl From<wasmtime::Error> for Failure {
     }
 }
 
-struct Exports {
-    memory: Memory,
+/// The module's exports on one live instance.
+pub(super) struct Exports {
+    pub(super) memory: Memory,
     alloc: TypedFunc<i32, i32>,
     free: TypedFunc<(i32, i32), ()>,
     render: TypedFunc<(i32, i32), i64>,
     abi_version: TypedFunc<(), i32>,
 }
 
-fn instantiate(
+pub(super) fn instantiate(
     pre: &InstancePre<MemoryCap>,
     store: &mut Store<MemoryCap>,
 ) -> Result<Exports, Failure> {
@@ -66,6 +67,15 @@ pub(super) fn render(
     request: &[u8],
 ) -> Result<Vec<u8>, Failure> {
     let x = instantiate(pre, store)?;
+    call(&x, store, request)
+}
+
+/// One render on a live instance (fresh, or reused after a render that succeeded).
+pub(super) fn call(
+    x: &Exports,
+    store: &mut Store<MemoryCap>,
+    request: &[u8],
+) -> Result<Vec<u8>, Failure> {
     let version = x.abi_version.call(&mut *store, ())?;
     if version != super::ABI_VERSION {
         return Err(Failure::Abi(format!(

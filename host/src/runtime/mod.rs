@@ -6,6 +6,7 @@
 mod cache;
 mod guest;
 mod limits;
+mod pool;
 
 use std::fmt;
 use std::path::Path;
@@ -15,6 +16,7 @@ use wasmtime::{Config, Engine, InstancePre, Linker, Module, OptLevel, Store};
 
 pub(crate) use cache::{Source, default_dir as default_cache_dir, hex};
 pub(crate) use limits::Limits;
+pub(crate) use pool::Pool;
 
 /// The core module built from this commit (see `build.rs`).
 pub(crate) static BUNDLED_ENGINE: &[u8] = include_bytes!(env!("XPRENDER_CORE_WASM"));

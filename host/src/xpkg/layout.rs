@@ -95,9 +95,18 @@ impl Layout {
 }
 
 fn tar_file(builder: &mut tar::Builder<impl Write>, name: &str, data: &[u8]) -> Result<()> {
+    tar_entry(builder, name, data, 0o644)
+}
+
+fn tar_entry(
+    builder: &mut tar::Builder<impl Write>,
+    name: &str,
+    data: &[u8],
+    mode: u32,
+) -> Result<()> {
     let mut h = tar::Header::new_ustar();
     h.set_size(data.len() as u64);
-    h.set_mode(0o644);
+    h.set_mode(mode);
     h.set_mtime(0);
     h.set_entry_type(tar::EntryType::Regular);
     builder.append_data(&mut h, name, data)?;
@@ -110,32 +119,70 @@ fn gzip(data: &[u8]) -> Result<Vec<u8>> {
     Ok(z.finish()?)
 }
 
+/// Where a Function package's runtime layer puts the binary, and what its image runs.
+pub(crate) const RUNTIME_BINARY: &str = "usr/local/bin/xprender";
+pub(crate) const RUNTIME_ENTRYPOINT: [&str; 3] = ["/usr/local/bin/xprender", "function", "serve"];
+/// The port Crossplane's function runtime connects to.
+pub(crate) const RUNTIME_PORT: &str = "9443/tcp";
+
 /// Writes a package image: one gzip layer holding `package.yaml`, annotated
 /// `io.crossplane.xpkg: base`, as an OCI image layout tarball. Deterministic for a given input.
 pub(crate) fn build_package(package_yaml: &[u8]) -> Result<Vec<u8>> {
-    let mut layer_tar = tar::Builder::new(Vec::new());
-    tar_file(&mut layer_tar, "package.yaml", package_yaml)?;
-    let layer_tar = layer_tar.into_inner()?;
-    let diff_id = Digest::of(&layer_tar);
-    let layer = gzip(&layer_tar)?;
-    let layer_digest = Digest::of(&layer);
+    build_image(package_yaml, None)
+}
+
+/// Writes a Function package whose image also runs the function: a first layer holding the
+/// statically linked `runtime` binary, started as `xprender function serve` on port 9443 by an
+/// unprivileged user, then the `package.yaml` layer.
+pub(crate) fn build_function_package(package_yaml: &[u8], runtime: &[u8]) -> Result<Vec<u8>> {
+    build_image(package_yaml, Some(runtime))
+}
+
+fn build_image(package_yaml: &[u8], runtime: Option<&[u8]>) -> Result<Vec<u8>> {
+    let mut layers = Vec::new();
+    if let Some(binary) = runtime {
+        let mut t = tar::Builder::new(Vec::new());
+        tar_entry(&mut t, RUNTIME_BINARY, binary, 0o755)?;
+        layers.push((t.into_inner()?, None));
+    }
+    let mut t = tar::Builder::new(Vec::new());
+    tar_file(&mut t, "package.yaml", package_yaml)?;
+    layers.push((t.into_inner()?, Some(image::XPKG_BASE)));
+
+    let mut diff_ids = Vec::new();
+    let mut descriptors = Vec::new();
+    let mut labels = serde_json::Map::new();
+    let mut blobs = Vec::new();
+    for (tar, annotation) in layers {
+        diff_ids.push(Digest::of(&tar).as_str().to_owned());
+        let layer = gzip(&tar)?;
+        let digest = Digest::of(&layer);
+        let mut d = json!({"mediaType": image::OCI_LAYER_GZIP, "digest": digest.as_str(), "size": layer.len()});
+        if let Some(a) = annotation {
+            d["annotations"] = json!({image::XPKG_ANNOTATION: a});
+            labels.insert(format!("{}:{}", image::XPKG_ANNOTATION, digest), a.into());
+        }
+        descriptors.push(d);
+        blobs.push((digest, layer));
+    }
+    let mut image_config = json!({"Labels": labels});
+    if runtime.is_some() {
+        image_config["Entrypoint"] = json!(RUNTIME_ENTRYPOINT);
+        image_config["ExposedPorts"] = json!({RUNTIME_PORT: {}});
+        image_config["User"] = json!("65532:65532");
+    }
     let config = serde_json::to_vec(&json!({
         "architecture": "amd64",
         "os": "linux",
-        "config": {"Labels": {format!("{}:{}", image::XPKG_ANNOTATION, layer_digest): image::XPKG_BASE}},
-        "rootfs": {"type": "layers", "diff_ids": [diff_id.as_str()]},
+        "config": image_config,
+        "rootfs": {"type": "layers", "diff_ids": diff_ids},
     }))?;
     let config_digest = Digest::of(&config);
     let manifest = serde_json::to_vec(&json!({
         "schemaVersion": 2,
         "mediaType": image::OCI_MANIFEST,
         "config": {"mediaType": image::OCI_CONFIG, "digest": config_digest.as_str(), "size": config.len()},
-        "layers": [{
-            "mediaType": image::OCI_LAYER_GZIP,
-            "digest": layer_digest.as_str(),
-            "size": layer.len(),
-            "annotations": {image::XPKG_ANNOTATION: image::XPKG_BASE},
-        }],
+        "layers": descriptors,
     }))?;
     let manifest_digest = Digest::of(&manifest);
     let index = serde_json::to_vec(&json!({
@@ -146,11 +193,9 @@ pub(crate) fn build_package(package_yaml: &[u8]) -> Result<Vec<u8>> {
     let mut out = tar::Builder::new(Vec::new());
     tar_file(&mut out, "oci-layout", br#"{"imageLayoutVersion":"1.0.0"}"#)?;
     tar_file(&mut out, "index.json", &index)?;
-    for (d, b) in [
-        (&config_digest, &config),
-        (&layer_digest, &layer),
-        (&manifest_digest, &manifest),
-    ] {
+    blobs.push((config_digest, config));
+    blobs.push((manifest_digest, manifest));
+    for (d, b) in &blobs {
         tar_file(&mut out, &format!("blobs/sha256/{}", d.hex()), b)?;
     }
     Ok(out.into_inner()?)

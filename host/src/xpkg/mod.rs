@@ -4,6 +4,7 @@ mod cache;
 pub(crate) mod catalog;
 pub(crate) mod constraint;
 pub(crate) mod deps;
+pub(crate) mod elf;
 mod image;
 pub(crate) mod index;
 pub(crate) mod install;

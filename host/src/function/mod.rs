@@ -1,0 +1,16 @@
+//! `xprender function serve`: the engine as a Crossplane composition function over gRPC, a
+//! drop-in for function-patch-and-transform.
+//!
+//! `step` maps a RunFunctionRequest to the render contract and back, `service` runs it in the
+//! sandbox, `server` listens.
+
+mod log;
+mod proto;
+mod server;
+mod service;
+mod step;
+mod structs;
+
+pub(crate) use log::Log;
+pub(crate) use server::{Listen, serve};
+pub(crate) use service::Service;

@@ -1,0 +1,158 @@
+//! One function step's view: the desired state earlier pipeline steps left
+//! (`desired` in the request) and the step's own answer (`options.output: function`).
+//!
+//! A composition function receives the desired state accumulated so far and
+//! returns it changed; Crossplane core, not the function, then applies the
+//! desired XR's status, the Ready condition and composed-resource metadata.
+//! This is what `xprender function serve` answers over gRPC.
+
+use base64::Engine as _;
+
+use crate::connection::{self, Details};
+use crate::error::{Error, ErrorKind, Result};
+use crate::value::{Map, Value};
+
+use super::input::{At, Dec, member};
+use super::output::Rendered;
+
+/// `desired`: what earlier steps of a pipeline desired.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Desired {
+    pub(crate) composite: Option<Value>,
+    pub(crate) connection_details: Details,
+    pub(crate) resources: Vec<Rendered>,
+}
+
+/// The shape of the Output (`options.output`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// What Crossplane applies after the whole render.
+    #[default]
+    Render,
+    /// What one function step returns: the desired XR as the step left it,
+    /// composed resources without core metadata, and the environment.
+    Function,
+}
+
+impl Shape {
+    pub(crate) fn parse(s: &str) -> Option<Self> {
+        match s {
+            "render" => Some(Self::Render),
+            "function" => Some(Self::Function),
+            _ => None,
+        }
+    }
+}
+
+/// Decodes `desired`, taken apart rather than copied.
+pub(crate) fn decode(d: Dec, v: Value) -> Result<Desired> {
+    let at = At::Root("desired");
+    d.object(&v, &at)?;
+    let Value::Object(mut m) = v else {
+        return Ok(Desired::default());
+    };
+    let composite = match m.remove("composite").filter(|c| !c.is_null()) {
+        Some(c) => {
+            d.object(&c, &At::Key(&at, "composite"))?;
+            Some(c)
+        }
+        None => None,
+    };
+    let mut connection_details = Details::new();
+    if let Some(cd) = d.opt_obj(&m, "connectionDetails", &at)? {
+        let cdat = At::Key(&at, "connectionDetails");
+        for (k, b64) in cd {
+            let kat = At::Key(&cdat, k);
+            let s = d.string(b64, &kat)?;
+            let bytes = base64::engine::general_purpose::STANDARD
+                .decode(s)
+                .map_err(|e| {
+                    Error::new(
+                        ErrorKind::InvalidRequest,
+                        format!("{kat}: invalid base64: {e}"),
+                    )
+                    .with_field_path(kat.to_string())
+                })?;
+            connection::put(&mut connection_details, k, bytes);
+        }
+    }
+    let mut resources = Vec::new();
+    d.opt_obj(&m, "resources", &at)?;
+    if let Some(Value::Object(rs)) = m.remove("resources") {
+        let rsat = At::Key(&at, "resources");
+        for (name, r) in rs {
+            let rat = At::Key(&rsat, &name);
+            let rm = d.object(&r, &rat)?;
+            let resource = member(rm, "resource").ok_or_else(|| {
+                Error::new(
+                    ErrorKind::InvalidRequest,
+                    format!("{rat}.resource: required value"),
+                )
+            })?;
+            d.object(resource, &At::Key(&rat, "resource"))?;
+            let ready = d.opt_bool(rm, "ready", &rat)?.unwrap_or(false);
+            let Value::Object(mut rm) = r else {
+                continue;
+            };
+            resources.push(Rendered {
+                name,
+                resource: rm.remove("resource").unwrap_or_default(),
+                ready,
+            });
+        }
+    }
+    Ok(Desired {
+        composite,
+        connection_details,
+        resources,
+    })
+}
+
+/// The desired XR a step starts from: what earlier steps desired, with the
+/// observed XR's apiVersion and kind (function-patch-and-transform sets both).
+pub(crate) fn desired_xr(desired: &Desired, observed_xr: &Value) -> Value {
+    let mut m = match &desired.composite {
+        Some(Value::Object(m)) => m.clone(),
+        _ => Map::new(),
+    };
+    for k in ["apiVersion", "kind"] {
+        match observed_xr.get(k) {
+            Some(v) => m.insert(k.to_owned(), v.clone()),
+            None => m.remove(k),
+        };
+    }
+    Value::Object(m)
+}
+
+/// The step's answer. A Fatal result returns the desired state the step was
+/// given, untouched, as function-patch-and-transform does (`response.To`).
+pub(crate) fn output(st: super::State<'_>) -> super::Output {
+    let trace = st
+        .trace
+        .map(|t| t.iter().map(crate::trace::PatchTrace::to_value).collect());
+    if st.fatal {
+        let given = &st.request.desired;
+        return super::Output {
+            composite: given
+                .composite
+                .clone()
+                .unwrap_or_else(|| Value::Object(Map::new())),
+            resources: given.resources.clone(),
+            connection_details: given.connection_details.clone(),
+            ready: false,
+            results: st.results,
+            trace,
+            environment: st.request.observed.environment.clone(),
+        };
+    }
+    let ready = !st.held_back && st.resources.iter().all(|r| r.ready);
+    super::Output {
+        composite: st.desired_xr,
+        resources: st.resources,
+        connection_details: st.details,
+        ready,
+        results: st.results,
+        trace,
+        environment: Some(st.env),
+    }
+}
