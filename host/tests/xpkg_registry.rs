@@ -1543,6 +1543,8 @@ fn legacy_crd_dependencies_resolve_through_an_index() {
         index.to_str().unwrap(),
     ]);
     assert!(e.contains("no package in the index provides CRD tables.db.example.org/v1 (required by the command line)"), "{e}");
+}
+
 impl Registry {
     /// The body of a GET (HTTP/1.0, no redirects).
     fn get(&self, path: &str, accept: &str) -> Vec<u8> {
