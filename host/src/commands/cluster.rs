@@ -144,7 +144,7 @@ pub(crate) fn apply(args: &ApplyArgs) -> anyhow::Result<ExitCode> {
         force_conflicts: args.force_conflicts,
     };
     let fetch = fetch_options(a)?;
-    let (warnings, passes) = crate::cluster::block_on(async {
+    let (warnings, passes, late_failure) = crate::cluster::block_on(async {
         let ((plans, warnings, _, failure), mut session) = prepare(a, &fetch).await?;
         if let Some(f) = failure {
             // Crossplane would apply these resources and then fail; apply writes nothing.
@@ -166,20 +166,21 @@ pub(crate) fn apply(args: &ApplyArgs) -> anyhow::Result<ExitCode> {
                 )
             });
         let mut passes = vec![(plans, outcomes)];
+        let mut late_failure = None;
         if created {
             // New objects' generated names are known only now: one more render records them
             // (the XR's spec.resourceRefs), as Crossplane's next reconcile would.
             let ((plans, _, _, failure), mut session) = prepare(a, &fetch).await?;
-            if let Some(f) = failure {
-                bail!(
-                    "{}; the objects above were applied",
-                    failed_render(&f, true)
-                );
+            match failure {
+                // The first pass stands; the second writes nothing.
+                Some(f) => late_failure = Some(f),
+                None => {
+                    let outcomes = crate::cluster::apply::apply(&mut session, &plans, opts).await;
+                    passes.push((plans, outcomes));
+                }
             }
-            let outcomes = crate::cluster::apply::apply(&mut session, &plans, opts).await;
-            passes.push((plans, outcomes));
         }
-        anyhow::Ok((warnings, passes))
+        anyhow::Ok((warnings, passes, late_failure))
     })??;
     let style = Style::new(a.output);
     let suffix = if opts.dry_run { " (dry run)" } else { "" };
@@ -275,6 +276,12 @@ pub(crate) fn apply(args: &ApplyArgs) -> anyhow::Result<ExitCode> {
             "Dry run: the cluster was not changed; rerun with --yes to apply."
         )?,
         Format::Text => {}
+    }
+    if let Some(f) = late_failure {
+        bail!(
+            "{}; the render after creating the objects above failed, so it applied nothing",
+            failed_render(&f, false)
+        );
     }
     if failed > 0 {
         bail!("{failed} object(s) could not be applied");
