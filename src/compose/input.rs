@@ -29,6 +29,10 @@ pub struct Request {
     pub(crate) composition: Value,
     pub(crate) observed: Observed,
     pub(crate) options: Options,
+    /// The initial Function context (pipelines).
+    pub(crate) context: Map,
+    /// Extra (required) resources that selection steps choose from.
+    pub(crate) extra_resources: Vec<Value>,
 }
 
 /// `options`.
@@ -38,6 +42,7 @@ pub(crate) struct Options {
     pub(crate) trace: bool,
     pub(crate) connection_secret_keys: Option<Vec<String>>,
     pub(crate) now: Option<String>,
+    pub(crate) pipeline: super::functions::PipelineOptions,
 }
 
 /// One observed composed resource.
@@ -86,6 +91,7 @@ impl Request {
             Some(v) => decode_observed(d, v)?,
             None => Observed::default(),
         };
+        let (context, extra_resources) = super::functions::decode_inputs(d, &mut root)?;
         let options = match member(&root, "options") {
             Some(v) => decode_options(d, v)?,
             None => Options::default(),
@@ -110,6 +116,8 @@ impl Request {
             composition,
             observed,
             options,
+            context,
+            extra_resources,
         })
     }
 }
@@ -161,6 +169,7 @@ fn decode_options(d: Dec, v: &Value) -> Result<Options> {
         trace,
         connection_secret_keys,
         now,
+        pipeline: super::functions::decode_options(d, m, &at)?,
     })
 }
 
@@ -363,6 +372,8 @@ pub(crate) struct Step<'a> {
     pub(crate) function: &'a str,
     /// The decoded function-patch-and-transform input, if the step is one.
     pub(crate) input: Option<PtInput<'a>>,
+    /// The step's input as written.
+    pub(crate) raw_input: Option<&'a Value>,
 }
 
 /// Resource templates, patch sets and environment patches: a classic
@@ -462,6 +473,7 @@ pub(crate) fn decode_composition(comp: &Value, sem: Semantics) -> Result<Plan<'_
                 name,
                 function,
                 input,
+                raw_input: member(sm, "input"),
             });
         }
         return Ok(Plan::Pipeline(out));

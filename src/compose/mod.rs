@@ -4,7 +4,11 @@
 //! `function`), runs the Composition's resources or pipeline steps, and
 //! assembles the Output (composite Ready condition, connection details, results).
 
+mod auto_ready;
+mod context;
+mod environment_configs;
 mod function;
+mod functions;
 mod input;
 mod metadata;
 mod native;
@@ -52,6 +56,8 @@ pub(crate) struct State<'r> {
     pub(crate) results: Vec<Message>,
     pub(crate) trace: Option<Vec<PatchTrace>>,
     pub(crate) step: Option<String>,
+    /// Pipelines: the Function context besides the environment.
+    pub(crate) context: context::FnContext,
 }
 
 impl State<'_> {
@@ -60,6 +66,7 @@ impl State<'_> {
             severity: Severity::Warning,
             message,
             resource: resource.map(str::to_owned),
+            step: self.step.clone(),
         });
     }
 
@@ -180,7 +187,17 @@ pub fn render(request: &Request) -> Result<Output> {
         Plan::Resources(i) => i.default_data,
         Plan::Pipeline(_) => None,
     };
-    let env = environment::initial(default_data, request.observed.environment.as_ref());
+    let (fn_context, context_env) = context::FnContext::new(request.context.clone());
+    let mut env = environment::initial(default_data, request.observed.environment.as_ref());
+    if let Some(e) = &context_env {
+        let mut e = e.clone();
+        e.floats_everywhere();
+        environment::deep_merge(&mut env, &e);
+    }
+    let mut fn_context = fn_context;
+    if request.observed.environment.is_some() {
+        fn_context.set_environment();
+    }
     let mut st = State {
         sem,
         request,
@@ -196,6 +213,7 @@ pub fn render(request: &Request) -> Result<Output> {
         results: Vec::new(),
         trace: request.options.trace.then(Vec::new),
         step: None,
+        context: fn_context,
     };
 
     match &plan {
@@ -219,6 +237,7 @@ pub(crate) fn run_input(st: &mut State<'_>, input: &PtInput<'_>) -> Result<()> {
                     severity: Severity::Fatal,
                     message: e.message().to_owned(),
                     resource: e.context().resource.clone(),
+                    step: st.step.clone(),
                 });
                 st.fatal = true;
             }
@@ -231,16 +250,28 @@ pub(crate) fn run_input(st: &mut State<'_>, input: &PtInput<'_>) -> Result<()> {
 /// fails the reconcile and applies nothing, so the XR is unchanged and no
 /// composed resource or connection detail is produced.
 fn fatal_output(st: State<'_>, input_xr: Option<Value>) -> Output {
+    let context = output_context(&st);
     Output {
         composite: input_xr.unwrap_or(st.xr),
         resources: Vec::new(),
         connection_details: Details::new(),
         ready: false,
+        context,
+        result_steps: st.request.options.pipeline.result_steps,
         results: st.results,
         trace: st
             .trace
             .map(|t| t.iter().map(PatchTrace::to_value).collect()),
     }
+}
+
+/// The Function context for the Output, when the request asks for it.
+fn output_context(st: &State<'_>) -> Option<Value> {
+    st.request
+        .options
+        .pipeline
+        .include_context
+        .then(|| st.context.to_value(&st.env))
 }
 
 /// FN starts the desired XR with the observed XR's apiVersion and kind only.
@@ -266,13 +297,17 @@ fn paused(xr: Value, trace: bool) -> Output {
             message: "Reconciliation is paused via the pause annotation; nothing was rendered"
                 .to_owned(),
             resource: None,
+            step: None,
         }],
+        context: None,
+        result_steps: false,
         trace: trace.then(Vec::new),
     }
 }
 
 /// Composite readiness, connection-detail filtering and the Output.
 fn finish(mut st: State<'_>, input_xr: Option<Value>) -> Result<Output> {
+    let context = output_context(&st);
     let sem = st.sem;
     let mut composite = match input_xr {
         None => std::mem::take(&mut st.xr),
@@ -334,6 +369,8 @@ fn finish(mut st: State<'_>, input_xr: Option<Value>) -> Result<Output> {
         details.retain(|(k, _)| keys.contains(k));
     }
     Ok(Output {
+        context,
+        result_steps: st.request.options.pipeline.result_steps,
         composite,
         resources: st.resources,
         connection_details: details,

@@ -29,6 +29,8 @@ pub(crate) struct Message {
     pub(crate) severity: Severity,
     pub(crate) message: String,
     pub(crate) resource: Option<String>,
+    /// The pipeline step that produced it.
+    pub(crate) step: Option<String>,
 }
 
 /// One desired composed resource.
@@ -48,14 +50,20 @@ pub struct Output {
     pub(crate) ready: bool,
     pub(crate) results: Vec<Message>,
     pub(crate) trace: Option<Vec<Value>>,
+    /// The Function context the pipeline ended with (`options.includeContext`).
+    pub(crate) context: Option<Value>,
+    /// Results carry their step (`options.resultSteps`).
+    pub(crate) result_steps: bool,
 }
 
 impl Output {
     /// The Output document as compact JSON: `composite`, `resources` (in
     /// Composition order), `connectionDetails` (sorted, base64), `ready`,
-    /// `results`, and `trace` when asked for.
+    /// `results`, and `trace` and `context` when asked for. Results name their
+    /// step when the request sets `options.resultSteps`.
     #[must_use]
     pub fn to_json(&self) -> String {
+        let steps = self.result_steps;
         let mut out = String::with_capacity(4096);
         out.push_str("{\"composite\":");
         self.composite.write_json(&mut out);
@@ -100,6 +108,10 @@ impl Output {
                 out.push_str(",\"resource\":");
                 json_string(&mut out, r);
             }
+            if let (true, Some(s)) = (steps, &m.step) {
+                out.push_str(",\"step\":");
+                json_string(&mut out, s);
+            }
             out.push('}');
         }
         out.push(']');
@@ -113,6 +125,10 @@ impl Output {
                 e.write_json(&mut out);
             }
             out.push(']');
+        }
+        if let Some(c) = &self.context {
+            out.push_str(",\"context\":");
+            c.write_json(&mut out);
         }
         out.push('}');
         out
