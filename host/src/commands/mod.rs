@@ -3,6 +3,7 @@
 pub(crate) mod cluster;
 pub(crate) mod completions;
 pub(crate) mod composition;
+pub(crate) mod crossplane_render;
 pub(crate) mod playground;
 pub(crate) mod render;
 pub(crate) mod version;
