@@ -203,3 +203,27 @@ fn converted_classic_examples_render_the_same_composed_resources() {
         );
     }
 }
+
+#[test]
+fn module_writes_the_embedded_core_module() {
+    let dir = common::temp_dir("module-output");
+    let path = dir.join("xprender.wasm");
+    let (code, _, err) = run(xprender().arg("module").arg("--output").arg(&path));
+    assert_eq!(code, 0, "{err}");
+    let wasm = std::fs::read(&path).unwrap();
+    assert_eq!(&wasm[..4], b"\0asm", "not a wasm module");
+    // The written module is the one `version` reports, and it renders.
+    let (_, version, _) = run(xprender().arg("version"));
+    assert!(
+        version.contains(&format!("module:   {} bytes", wasm.len())),
+        "{version}"
+    );
+    let (code, out, err) = render(&[
+        "examples/pipeline-network/xr.yaml",
+        "examples/pipeline-network/composition.yaml",
+        "--engine",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("kind: VPC"), "{out}");
+}
