@@ -25,6 +25,7 @@ fn main() {
         println!("cargo:rerun-if-changed={}", root.join(path).display());
     }
     println!("cargo:rerun-if-env-changed=XPRENDER_WASM_OPT");
+    println!("cargo:rerun-if-env-changed=XPRENDER_SIMULATE_NO_WASM_TARGET");
 
     let raw = build_core_module(&root, &core_target_dir(&out_dir));
     let shipped = out_dir.join("xprender.wasm");
@@ -82,7 +83,53 @@ fn core_target_dir(out_dir: &Path) -> PathBuf {
         .map_or_else(|| out_dir.join("core-target"), |t| t.join("xprender-core"))
 }
 
+/// The wasm32 standard library is in the sysroot of the compiler this build uses.
+fn wasm_target_installed() -> bool {
+    let rustc = env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let sysroot = Command::new(rustc)
+        .args(["--print", "sysroot"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()));
+    sysroot.is_some_and(|s| {
+        s.join("lib/rustlib/wasm32-unknown-unknown/lib")
+            .read_dir()
+            .is_ok_and(|mut d| d.next().is_some())
+    })
+}
+
+/// A pinned toolchain installed without the wasm32 target (rustup adds the targets of
+/// rust-toolchain.toml only when it installs the toolchain): add it with rustup, or say how.
+fn ensure_wasm_target() {
+    if env::var_os("XPRENDER_SIMULATE_NO_WASM_TARGET").is_none() && wasm_target_installed() {
+        return;
+    }
+    let mut rustup = Command::new("rustup");
+    rustup.args(["target", "add", "wasm32-unknown-unknown"]);
+    if let Some(toolchain) = env::var_os("RUSTUP_TOOLCHAIN") {
+        rustup.arg("--toolchain").arg(toolchain);
+    }
+    println!(
+        "cargo:warning=the wasm32-unknown-unknown target is missing: running `rustup target add \
+         wasm32-unknown-unknown` to build the engine's core module"
+    );
+    let added = rustup
+        .stdout(std::io::stderr())
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(
+        added
+            && (env::var_os("XPRENDER_SIMULATE_NO_WASM_TARGET").is_some()
+                || wasm_target_installed()),
+        "the engine's core module needs the wasm32-unknown-unknown target of this toolchain, \
+         and `rustup target add wasm32-unknown-unknown` did not install it; install it \
+         (or the toolchain's rust-std-wasm32-unknown-unknown) and build again"
+    );
+}
+
 fn build_core_module(root: &Path, target_dir: &Path) -> PathBuf {
+    ensure_wasm_target();
     let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut cmd = Command::new(cargo);
     cmd.current_dir(root)

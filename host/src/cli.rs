@@ -36,4 +36,6 @@ pub(crate) enum Command {
     Completions(crate::commands::completions::CompletionsArgs),
     /// Print the engine, host, ABI and wasmtime versions.
     Version(crate::commands::version::VersionArgs),
+    /// Write the embedded engine core module (wasm) to a file.
+    Module(crate::commands::module::ModuleArgs),
 }

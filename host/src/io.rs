@@ -554,6 +554,9 @@ fn plain_is_safe(s: &str) -> bool {
     if !(first.is_ascii_digit() || matches!(first, '+' | '-' | '.')) {
         return true;
     }
+    if is_go_yaml_timestamp(s) {
+        return false;
+    }
     // Number-like text: quote anything a YAML 1.1 reader would not read back as this string.
     match parse_yaml_stream(s) {
         Ok(v) => v.len() == 1 && v[0].as_str() == Some(s),
@@ -561,9 +564,72 @@ fn plain_is_safe(s: &str) -> bool {
     }
 }
 
+/// Whether go-yaml (which `crossplane render` and kubectl write with) reads `s` as a
+/// timestamp, and so quotes it: `2006-1-2`, `2006-1-2T15:4:5[.9]Z07:00` (`t` too) or
+/// `2006-1-2 15:4:5[.9]`.
+fn is_go_yaml_timestamp(s: &str) -> bool {
+    fn digits(s: &str, min: usize, max: usize) -> Option<&str> {
+        let n = s.bytes().take_while(u8::is_ascii_digit).count();
+        (min..=max).contains(&n).then(|| &s[n..])
+    }
+    let date = || -> Option<&str> {
+        let r = digits(s, 4, 4)?.strip_prefix('-')?;
+        let r = digits(r, 1, 2)?.strip_prefix('-')?;
+        digits(r, 1, 2)
+    };
+    let Some(rest) = date() else { return false };
+    if rest.is_empty() {
+        return true;
+    }
+    let (zoned, rest) = match rest.as_bytes()[0] {
+        b'T' | b't' => (true, &rest[1..]),
+        b' ' => (false, &rest[1..]),
+        _ => return false,
+    };
+    let time = || -> Option<&str> {
+        let r = digits(rest, 1, 2)?.strip_prefix(':')?;
+        let r = digits(r, 1, 2)?.strip_prefix(':')?;
+        let r = digits(r, 1, 2)?;
+        match r.strip_prefix('.') {
+            Some(f) => digits(f, 1, 9),
+            None => Some(r),
+        }
+    };
+    let Some(zone) = time() else { return false };
+    if !zoned {
+        return zone.is_empty();
+    }
+    if zone == "Z" {
+        return true;
+    }
+    let Some(offset) = zone.strip_prefix(['+', '-']) else {
+        return false;
+    };
+    digits(offset, 2, 2)
+        .and_then(|r| r.strip_prefix(':'))
+        .and_then(|r| digits(r, 2, 2))
+        .is_some_and(str::is_empty)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn timestamps_are_quoted_as_go_yaml_quotes_them() {
+        for (s, quoted) in [
+            ("2024-01-01T00:00:00Z", true),
+            ("2024-1-2", true),
+            ("2024-01-01t10:00:00.5+02:00", true),
+            ("2024-01-01 10:00:00", true),
+            ("2024-01-01T10:00:00", false),
+            ("2024-01-01x", false),
+            ("20240101", true),
+        ] {
+            let text = to_yaml(&serde_json::json!({ "t": s }));
+            assert_eq!(text.contains('"'), quoted, "{s}: {text}");
+        }
+    }
 
     #[test]
     fn go_g_format() {

@@ -33,6 +33,10 @@ pub struct Request {
     /// What earlier steps of a function pipeline desired (`desired`).
     pub(crate) desired: Desired,
     pub(crate) options: Options,
+    /// The initial Function context (pipelines).
+    pub(crate) context: Map,
+    /// Extra (required) resources that selection steps choose from.
+    pub(crate) extra_resources: Vec<Value>,
 }
 
 /// `options`.
@@ -43,6 +47,7 @@ pub(crate) struct Options {
     pub(crate) connection_secret_keys: Option<Vec<String>>,
     pub(crate) now: Option<String>,
     pub(crate) output: Shape,
+    pub(crate) pipeline: super::functions::PipelineOptions,
 }
 
 /// One observed composed resource.
@@ -95,6 +100,7 @@ impl Request {
             Some(v) => super::step::decode(d, v)?,
             None => Desired::default(),
         };
+        let (context, extra_resources) = super::functions::decode_inputs(d, &mut root)?;
         let options = match member(&root, "options") {
             Some(v) => decode_options(d, v)?,
             None => Options::default(),
@@ -120,6 +126,8 @@ impl Request {
             observed,
             desired,
             options,
+            context,
+            extra_resources,
         })
     }
 }
@@ -185,6 +193,7 @@ fn decode_options(d: Dec, v: &Value) -> Result<Options> {
         connection_secret_keys,
         now,
         output,
+        pipeline: super::functions::decode_options(d, m, &at)?,
     })
 }
 
@@ -387,6 +396,8 @@ pub(crate) struct Step<'a> {
     pub(crate) function: &'a str,
     /// The decoded function-patch-and-transform input, if the step is one.
     pub(crate) input: Option<PtInput<'a>>,
+    /// The step's input as written.
+    pub(crate) raw_input: Option<&'a Value>,
 }
 
 /// Resource templates, patch sets and environment patches: a classic
@@ -494,6 +505,7 @@ pub(crate) fn decode_composition(comp: &Value, sem: Semantics) -> Result<Plan<'_
                 name,
                 function,
                 input,
+                raw_input: member(sm, "input"),
             });
         }
         return Ok(Plan::Pipeline(out));

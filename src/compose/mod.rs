@@ -4,7 +4,11 @@
 //! `function`), runs the Composition's resources or pipeline steps, and
 //! assembles the Output (composite Ready condition, connection details, results).
 
+mod auto_ready;
+mod context;
+mod environment_configs;
 mod function;
+mod functions;
 mod input;
 mod members;
 mod metadata;
@@ -57,6 +61,8 @@ pub(crate) struct State<'r> {
     pub(crate) results: Vec<Message>,
     pub(crate) trace: Option<Vec<PatchTrace>>,
     pub(crate) step: Option<String>,
+    /// Pipelines: the Function context besides the environment.
+    pub(crate) context: context::FnContext,
 }
 
 impl State<'_> {
@@ -67,6 +73,7 @@ impl State<'_> {
             resource: resource.map(str::to_owned),
             patch: None,
             field_path: None,
+            step: self.step.clone(),
         });
     }
 
@@ -81,6 +88,7 @@ impl State<'_> {
             resource: ctx.resource.clone(),
             patch: ctx.patch.clone(),
             field_path: ctx.field_path.clone(),
+            step: self.step.clone(),
         });
         self.failed_after_apply = true;
     }
@@ -215,7 +223,17 @@ pub fn render(request: &Request) -> Result<Output> {
         Plan::Resources(i) => i.default_data,
         Plan::Pipeline(_) => None,
     };
-    let env = environment::initial(default_data, request.observed.environment.as_ref(), sem);
+    let (fn_context, context_env) = context::FnContext::new(request.context.clone());
+    let mut env = environment::initial(default_data, request.observed.environment.as_ref(), sem);
+    if let Some(e) = &context_env {
+        let mut e = e.clone();
+        e.floats_everywhere();
+        environment::deep_merge(&mut env, &e);
+    }
+    let mut fn_context = fn_context;
+    if request.observed.environment.is_some() {
+        fn_context.set_environment();
+    }
     let mut st = State {
         sem,
         request,
@@ -232,6 +250,7 @@ pub fn render(request: &Request) -> Result<Output> {
         results: Vec::new(),
         trace: request.options.trace.then(Vec::new),
         step: None,
+        context: fn_context,
     };
 
     match &plan {
@@ -263,6 +282,7 @@ pub(crate) fn run_input(st: &mut State<'_>, input: &PtInput<'_>) -> Result<()> {
                     resource: e.context().resource.clone(),
                     patch: None,
                     field_path: None,
+                    step: st.step.clone(),
                 });
                 st.fatal = true;
             }
@@ -275,11 +295,14 @@ pub(crate) fn run_input(st: &mut State<'_>, input: &PtInput<'_>) -> Result<()> {
 /// fails the reconcile and applies nothing, so the XR is unchanged and no
 /// composed resource or connection detail is produced.
 fn fatal_output(st: State<'_>, input_xr: Option<Value>) -> Output {
+    let context = output_context(&st);
     Output {
         composite: input_xr.unwrap_or(st.xr),
         resources: Vec::new(),
         connection_details: Details::new(),
         ready: false,
+        context,
+        result_steps: st.request.options.pipeline.result_steps,
         results: st.results,
         trace: st
             .trace
@@ -295,17 +318,29 @@ fn fatal_output(st: State<'_>, input_xr: Option<Value>) -> Output {
 /// details (they are published only after a successful compose), and the
 /// failure as the last, Fatal, result.
 fn failed_after_apply_output(st: State<'_>) -> Output {
+    let context = output_context(&st);
     Output {
         composite: st.xr,
         resources: st.resources,
         connection_details: Details::new(),
         ready: false,
+        context,
+        result_steps: st.request.options.pipeline.result_steps,
         results: st.results,
         trace: st
             .trace
             .map(|t| t.iter().map(PatchTrace::to_value).collect()),
         environment: None,
     }
+}
+
+/// The Function context for the Output, when the request asks for it.
+fn output_context(st: &State<'_>) -> Option<Value> {
+    st.request
+        .options
+        .pipeline
+        .include_context
+        .then(|| st.context.to_value(&st.env))
 }
 
 fn paused(xr: Value, trace: bool) -> Output {
@@ -322,7 +357,10 @@ fn paused(xr: Value, trace: bool) -> Output {
             resource: None,
             patch: None,
             field_path: None,
+            step: None,
         }],
+        context: None,
+        result_steps: false,
         trace: trace.then(Vec::new),
         environment: None,
     }
@@ -330,6 +368,7 @@ fn paused(xr: Value, trace: bool) -> Output {
 
 /// Composite readiness, connection-detail filtering and the Output.
 fn finish(mut st: State<'_>, input_xr: Option<Value>) -> Result<Output> {
+    let context = output_context(&st);
     let sem = st.sem;
     let mut composite = match input_xr {
         None => std::mem::take(&mut st.xr),
@@ -399,6 +438,8 @@ fn finish(mut st: State<'_>, input_xr: Option<Value>) -> Result<Output> {
         details.retain(|(k, _)| keys.contains(k));
     }
     Ok(Output {
+        context,
+        result_steps: st.request.options.pipeline.result_steps,
         composite,
         resources: st.resources,
         connection_details: details,

@@ -33,6 +33,8 @@ pub(crate) struct Message {
     pub(crate) patch: Option<(usize, String)>,
     /// The field path such a result names.
     pub(crate) field_path: Option<String>,
+    /// The pipeline step that produced it.
+    pub(crate) step: Option<String>,
 }
 
 /// One desired composed resource.
@@ -54,14 +56,20 @@ pub struct Output {
     pub(crate) trace: Option<Vec<Value>>,
     /// The environment a function step leaves (`options.output: function`).
     pub(crate) environment: Option<Value>,
+    /// The Function context the pipeline ended with (`options.includeContext`).
+    pub(crate) context: Option<Value>,
+    /// Results carry their step (`options.resultSteps`).
+    pub(crate) result_steps: bool,
 }
 
 impl Output {
     /// The Output document as compact JSON: `composite`, `resources` (in
     /// Composition order), `connectionDetails` (sorted, base64), `ready`,
-    /// `results`, and `trace` when asked for.
+    /// `results`, and `trace` and `context` when asked for. Results name their
+    /// step when the request sets `options.resultSteps`.
     #[must_use]
     pub fn to_json(&self) -> String {
+        let steps = self.result_steps;
         let mut out = String::with_capacity(4096);
         out.push_str("{\"composite\":");
         self.composite.write_json(&mut out);
@@ -116,6 +124,10 @@ impl Output {
                 out.push_str(",\"fieldPath\":");
                 json_string(&mut out, p);
             }
+            if let (true, Some(s)) = (steps, &m.step) {
+                out.push_str(",\"step\":");
+                json_string(&mut out, s);
+            }
             out.push('}');
         }
         out.push(']');
@@ -133,6 +145,10 @@ impl Output {
                 e.write_json(&mut out);
             }
             out.push(']');
+        }
+        if let Some(c) = &self.context {
+            out.push_str(",\"context\":");
+            c.write_json(&mut out);
         }
         out.push('}');
         out

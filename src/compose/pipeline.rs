@@ -1,38 +1,84 @@
-//! `spec.mode: Pipeline`: function-patch-and-transform steps run in order, each
-//! seeing the previous steps' desired state; other functions are reported, not run.
+//! `spec.mode: Pipeline`: the steps run in order, each seeing the previous
+//! steps' desired state and Function context.
 
 use std::collections::BTreeSet;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::fmt::quote;
 
-use super::input::Step;
-use super::{State, run_input};
+use super::functions::{self, Implementation, Unsupported};
+use super::input::{PT_API_VERSION, Step};
+use super::output::{Message, Severity};
+use super::{State, auto_ready, environment_configs, run_input};
 
-/// Runs every step.
+/// Runs every step with the function it names: patch-and-transform,
+/// environment-configs and auto-ready are emulated; any other function is an
+/// error unless `options.skipUnsupported` makes it a warning.
 pub(super) fn run(st: &mut State<'_>, steps: &[Step<'_>]) -> Result<()> {
     validate(steps)?;
     for s in steps {
-        match &s.input {
-            Some(input) => {
-                st.step = Some(s.name.to_owned());
-                run_input(st, input)?;
-                if st.stopped() {
-                    break;
+        st.step = Some(s.name.to_owned());
+        let implementation = match functions::resolve(s, &st.request.options.pipeline.functions) {
+            Ok(i) => i,
+            Err(Unsupported::Unknown(e)) => return Err(e),
+            Err(Unsupported::NotEmulated { what }) => {
+                if !st.request.options.pipeline.skip_unsupported {
+                    return Err(Error::new(
+                        ErrorKind::Render,
+                        format!(
+                            "cannot run pipeline step {}: {what} cannot be rendered: only function-patch-and-transform, function-environment-configs and function-auto-ready are emulated (skip unsupported steps to render without it)",
+                            quote(s.name)
+                        ),
+                    ));
                 }
-            }
-            None => {
                 let msg = format!(
-                    "pipeline step {} (function {}) was not run: only function-patch-and-transform steps (pt.fn.crossplane.io/v1beta1 Resources) can be rendered, so this step's changes are missing",
-                    quote(s.name),
-                    quote(s.function)
+                    "pipeline step {} ({what}) was not run: only function-patch-and-transform, function-environment-configs and function-auto-ready can be rendered, so this step's changes are missing",
+                    quote(s.name)
                 );
                 st.warn(msg, None);
+                continue;
             }
+        };
+        match implementation {
+            Implementation::PatchAndTransform => match &s.input {
+                Some(input) => {
+                    run_input(st, input)?;
+                    st.context.set_environment();
+                }
+                None => fatal(
+                    st,
+                    format!(
+                        "cannot get Function input: input of pipeline step {} is not a {PT_API_VERSION} Resources",
+                        quote(s.name)
+                    ),
+                ),
+            },
+            Implementation::EnvironmentConfigs => {
+                if let Err(msg) = environment_configs::run(st, s.raw_input) {
+                    fatal(st, msg);
+                }
+            }
+            Implementation::AutoReady => auto_ready::run(st),
+        }
+        if st.stopped() {
+            break;
         }
     }
     st.step = None;
     Ok(())
+}
+
+/// A function's Fatal result: it ends the render, which then applies nothing.
+fn fatal(st: &mut State<'_>, message: String) {
+    st.results.push(Message {
+        severity: Severity::Fatal,
+        message,
+        resource: None,
+        patch: None,
+        field_path: None,
+        step: st.step.clone(),
+    });
+    st.fatal = true;
 }
 
 /// The Composition's own pipeline validation (`validateMode`, `validatePipeline`).

@@ -143,6 +143,8 @@ pub(crate) fn output(st: super::State<'_>) -> super::Output {
             results: st.results,
             trace,
             environment: st.request.observed.environment.clone(),
+            context: None,
+            result_steps: st.request.options.pipeline.result_steps,
         };
     }
     let ready = !st.held_back && st.resources.iter().all(|r| r.ready);
@@ -154,5 +156,7 @@ pub(crate) fn output(st: super::State<'_>) -> super::Output {
         results: st.results,
         trace,
         environment: Some(st.env),
+        context: None,
+        result_steps: st.request.options.pipeline.result_steps,
     }
 }

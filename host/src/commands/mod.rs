@@ -3,7 +3,9 @@
 pub(crate) mod cluster;
 pub(crate) mod completions;
 pub(crate) mod composition;
+pub(crate) mod crossplane_render;
 pub(crate) mod function;
+pub(crate) mod module;
 pub(crate) mod packages;
 pub(crate) mod playground;
 pub(crate) mod render;
@@ -44,6 +46,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Playground(args) => playground::run(&args),
         Command::Completions(args) => completions::run(&args),
         Command::Version(args) => version::run(&args),
+        Command::Module(args) => module::run(&args),
     }
 }
 

@@ -151,9 +151,12 @@ pub(crate) struct RenderArgs {
     /// Run another build of the engine's core module instead of the bundled one.
     #[arg(long, value_name = "PATH.wasm")]
     pub(crate) engine: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) crossplane: super::crossplane_render::CrossplaneArgs,
 }
 
 pub(crate) fn run(args: &RenderArgs) -> anyhow::Result<ExitCode> {
+    args.crossplane.notices();
     let limits = Limits {
         max_memory: args.max_memory,
         timeout: args.timeout,
@@ -219,6 +222,9 @@ pub(crate) fn run(args: &RenderArgs) -> anyhow::Result<ExitCode> {
         }
         OutputFormat::Yaml if (fatal.is_none() || applied) && !plan.paused => {
             stdout.write_all(yaml_stream(&doc, &plan, args.include_full_xr).as_bytes())?;
+            for d in super::crossplane_render::extra_documents(&doc, &args.crossplane) {
+                stdout.write_all(format!("---\n{}", io::to_yaml(&d)).as_bytes())?;
+            }
         }
         OutputFormat::Yaml => {}
     }
@@ -260,11 +266,9 @@ impl Plan {
         let paused = lookup(&xr, &["metadata", "annotations", "crossplane.io/paused"])
             .and_then(Value::as_str)
             == Some("true");
-        Plan {
-            order: resource_order(composition),
-            xr,
-            paused,
-        }
+        let mut order = resource_order(composition);
+        super::crossplane_render::pipeline_order(composition, &mut order);
+        Plan { order, xr, paused }
     }
 }
 
@@ -404,6 +408,7 @@ fn build_request(args: &RenderArgs) -> anyhow::Result<(Vec<u8>, Plan)> {
     if !options.is_empty() {
         request.insert("options".into(), Value::Object(options));
     }
+    args.crossplane.extend(&mut request)?;
     let bytes = serde_json::to_vec(&Value::Object(request))?;
     Ok((bytes, Plan::new(xr.value, &composition)))
 }

@@ -1,0 +1,229 @@
+//! `xprender render` spelled as `crossplane render`: golden output streams, converted
+//! Compositions rendering as their classic forms, and steps that cannot run.
+//!
+//! `UPDATE_GOLDEN=1 cargo test -p xprender-host --test crossplane_render` rewrites the streams.
+
+// Test harness: reads and writes golden files.
+#![allow(clippy::disallowed_methods)]
+
+mod common;
+
+use common::{root, run, xprender};
+use serde_json::Value;
+
+const DATA: &str = "host/tests/data/crossplane-render";
+
+/// Runs xprender from the repository root; returns (exit code, stdout, stderr).
+fn render(args: &[&str]) -> (i32, String, String) {
+    run(xprender().current_dir(root()).arg("render").args(args))
+}
+
+fn golden(name: &str, args: &[&str]) {
+    let (code, out, err) = render(args);
+    assert_eq!(code, 0, "{name}: {err}");
+    let path = root().join(DATA).join(format!("{name}.yaml"));
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, &out).unwrap();
+        return;
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        out == want,
+        "{name}: output differs from {}\n--- want\n{want}\n--- got\n{out}",
+        path.display()
+    );
+}
+
+#[test]
+fn converted_example_with_functions_file_results_context_and_full_xr() {
+    golden(
+        "platform-db-pipeline",
+        &[
+            "examples/platform-db/xr.yaml",
+            "examples/platform-db/pipeline/composition.yaml",
+            "examples/platform-db/pipeline/functions.yaml",
+            "--observed-resources=examples/platform-db/observed.yaml",
+            "--extra-resources=examples/platform-db/pipeline/environmentConfigs.yaml",
+            "-r",
+            "-c",
+            "-x",
+        ],
+    );
+}
+
+#[test]
+fn required_resources_short_flag_and_new_xr() {
+    golden(
+        "object-storage-pipeline",
+        &[
+            "examples/object-storage/xr.yaml",
+            "examples/object-storage/pipeline/composition.yaml",
+            "examples/object-storage/pipeline/functions.yaml",
+            "-e",
+            "examples/platform-db/pipeline/environmentConfigs.yaml",
+            "-r",
+        ],
+    );
+}
+
+#[test]
+fn context_files_and_values() {
+    golden(
+        "pipeline-network-context",
+        &[
+            "examples/pipeline-network/xr.yaml",
+            "examples/pipeline-network/composition.yaml",
+            "host/tests/data/crossplane-render/functions.yaml",
+            "-o",
+            "examples/pipeline-network/observed.yaml",
+            "--context-files",
+            "apiextensions.crossplane.io/environment=host/tests/data/crossplane-render/environment.json",
+            "--context-values",
+            r#"example.org/flags={"audit":true}"#,
+            "--include-context",
+            "--include-function-results",
+        ],
+    );
+}
+
+#[test]
+fn unsupported_function_fails_naming_the_step() {
+    let args = [
+        "examples/pipeline-network/xr.yaml",
+        "host/tests/data/crossplane-render/templating.yaml",
+        "host/tests/data/crossplane-render/templating-functions.yaml",
+    ];
+    let (code, out, err) = render(&args);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains(r#"cannot run pipeline step "render-templates": function "function-go-templating" from package "xpkg.upbound.io/crossplane-contrib/function-go-templating:v0.9.0" cannot be rendered"#),
+        "{err}"
+    );
+
+    // --skip-unsupported renders the rest, with a warning (and a Result document).
+    let mut skip = args.to_vec();
+    skip.extend(["--skip-unsupported", "-r"]);
+    let (code, out, err) = render(&skip);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(r#"warning: pipeline step "render-templates""#),
+        "{err}"
+    );
+    assert!(out.contains("kind: Result"), "{out}");
+    assert!(out.contains("step: render-templates"), "{out}");
+    assert!(out.contains("severity: SEVERITY_WARNING"), "{out}");
+
+    // A step whose function the FUNCTIONS file lacks fails as crossplane render does.
+    let (code, _, err) = render(&[
+        "examples/pipeline-network/xr.yaml",
+        "host/tests/data/crossplane-render/templating.yaml",
+        "host/tests/data/crossplane-render/functions.yaml",
+        "--skip-unsupported",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains(
+            r#"unknown Function "function-go-templating" - does it exist in your Functions file?"#
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn docker_only_flags_are_accepted_with_a_notice() {
+    let (code, _, err) = render(&[
+        "examples/pipeline-network/xr.yaml",
+        "examples/pipeline-network/composition.yaml",
+        "host/tests/data/crossplane-render/functions.yaml",
+        "--function-credentials=host/tests/data/crossplane-render/functions.yaml",
+        "--timeout=1m",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("notice: --function-credentials is ignored"),
+        "{err}"
+    );
+}
+
+/// The composed resources (without readiness) of a JSON render.
+fn resources(args: &[&str]) -> serde_json::Map<String, Value> {
+    let mut all = args.to_vec();
+    all.extend(["--output", "json"]);
+    let (code, out, err) = render(&all);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    let rs = doc["resources"].as_object().cloned().unwrap_or_default();
+    assert!(!rs.is_empty(), "{args:?} rendered nothing");
+    rs.into_iter()
+        .map(|(k, v)| (k, v["resource"].clone()))
+        .collect()
+}
+
+#[test]
+fn converted_classic_examples_render_the_same_composed_resources() {
+    // Each bundled classic example against its Pipeline form (environment-configs,
+    // patch-and-transform and auto-ready steps), both with the classic engine's semantics.
+    for (example, classic_extra, pipeline_extra) in [
+        ("object-storage", vec![], vec![]),
+        (
+            "platform-db",
+            vec!["--environment=examples/platform-db/environment.yaml"],
+            vec!["--extra-resources=examples/platform-db/pipeline/environmentConfigs.yaml"],
+        ),
+    ] {
+        let xr = format!("examples/{example}/xr.yaml");
+        let observed = format!("--observed-resources=examples/{example}/observed.yaml");
+        let classic_comp = format!("examples/{example}/composition.yaml");
+        let pipeline_comp = format!("examples/{example}/pipeline/composition.yaml");
+        let functions = format!("examples/{example}/pipeline/functions.yaml");
+        let mut classic = vec![xr.as_str(), classic_comp.as_str(), observed.as_str()];
+        classic.extend(classic_extra);
+        let mut pipeline = vec![
+            xr.as_str(),
+            pipeline_comp.as_str(),
+            functions.as_str(),
+            observed.as_str(),
+            "--semantics=native",
+        ];
+        pipeline.extend(pipeline_extra.iter().copied());
+        assert_eq!(resources(&classic), resources(&pipeline), "{example}");
+
+        // With function-patch-and-transform's own semantics the same resources are composed.
+        let function_semantics: Vec<&str> = pipeline
+            .iter()
+            .copied()
+            .filter(|a| !a.starts_with("--semantics"))
+            .collect();
+        let names = |m: serde_json::Map<String, Value>| m.keys().cloned().collect::<Vec<_>>();
+        assert_eq!(
+            names(resources(&classic)),
+            names(resources(&function_semantics)),
+            "{example}"
+        );
+    }
+}
+
+#[test]
+fn module_writes_the_embedded_core_module() {
+    let dir = common::temp_dir("module-output");
+    let path = dir.join("xprender.wasm");
+    let (code, _, err) = run(xprender().arg("module").arg("--output").arg(&path));
+    assert_eq!(code, 0, "{err}");
+    let wasm = std::fs::read(&path).unwrap();
+    assert_eq!(&wasm[..4], b"\0asm", "not a wasm module");
+    // The written module is the one `version` reports, and it renders.
+    let (_, version, _) = run(xprender().arg("version"));
+    assert!(
+        version.contains(&format!("module:   {} bytes", wasm.len())),
+        "{version}"
+    );
+    let (code, out, err) = render(&[
+        "examples/pipeline-network/xr.yaml",
+        "examples/pipeline-network/composition.yaml",
+        "--engine",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("kind: VPC"), "{out}");
+}

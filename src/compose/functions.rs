@@ -1,0 +1,196 @@
+//! Which function a pipeline step runs, and the request members that only
+//! pipelines read: the FUNCTIONS map, the initial Function context and the
+//! extra (required) resources that selection steps choose from.
+//!
+//! Crossplane runs a step's `functionRef.name` as the Function of that name;
+//! its package says what the function is. Without a FUNCTIONS map the step's
+//! input kind (or, for input-less steps, the function name) identifies it.
+
+use std::collections::BTreeMap;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::fmt::quote;
+use crate::value::{Map, Value};
+
+use super::input::{At, Dec, PT_API_VERSION, Step};
+
+/// The function-patch-and-transform package name.
+pub(crate) const PATCH_AND_TRANSFORM: &str = "function-patch-and-transform";
+/// The function-environment-configs package name.
+pub(crate) const ENVIRONMENT_CONFIGS: &str = "function-environment-configs";
+/// The function-auto-ready package name.
+pub(crate) const AUTO_READY: &str = "function-auto-ready";
+
+/// The context key Crossplane and the functions keep the environment under.
+pub(crate) const ENVIRONMENT_KEY: &str = "apiextensions.crossplane.io/environment";
+
+/// A function the engine emulates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Implementation {
+    PatchAndTransform,
+    EnvironmentConfigs,
+    AutoReady,
+}
+
+/// Options that only pipelines read (`options.functions`, `skipUnsupported`,
+/// `resultSteps`, `includeContext`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct PipelineOptions {
+    /// Function name → package (the FUNCTIONS file); empty: infer from the steps.
+    pub(crate) functions: BTreeMap<String, String>,
+    /// A step whose function cannot run is a warning instead of an error.
+    pub(crate) skip_unsupported: bool,
+    /// Each result names the pipeline step that produced it.
+    pub(crate) result_steps: bool,
+    /// The Output carries the Function context the pipeline ended with.
+    pub(crate) include_context: bool,
+}
+
+pub(crate) fn decode_options(d: Dec, m: &Map, at: &At<'_>) -> Result<PipelineOptions> {
+    let mut functions = BTreeMap::new();
+    if let Some(f) = d.opt_obj(m, "functions", at)? {
+        let fat = At::Key(at, "functions");
+        for (name, package) in f {
+            let package = d.string(package, &At::Key(&fat, name))?;
+            functions.insert(name.clone(), package.to_owned());
+        }
+    }
+    Ok(PipelineOptions {
+        functions,
+        skip_unsupported: d.opt_bool(m, "skipUnsupported", at)?.unwrap_or(false),
+        result_steps: d.opt_bool(m, "resultSteps", at)?.unwrap_or(false),
+        include_context: d.opt_bool(m, "includeContext", at)?.unwrap_or(false),
+    })
+}
+
+/// `context` (the initial Function context: key → any JSON) and
+/// `extraResources` (objects), taken out of the request root.
+pub(crate) fn decode_inputs(d: Dec, root: &mut Map) -> Result<(Map, Vec<Value>)> {
+    let context = match root.remove("context").filter(|v| !v.is_null()) {
+        None => Map::new(),
+        Some(v) => {
+            d.object(&v, &"context")?;
+            match v {
+                Value::Object(m) => m,
+                _ => Map::new(),
+            }
+        }
+    };
+    let mut extra = Vec::new();
+    match root.remove("extraResources") {
+        None | Some(Value::Null) => {}
+        Some(Value::Array(items)) => {
+            for (i, r) in items.into_iter().enumerate() {
+                d.object(&r, &format!("extraResources[{i}]"))?;
+                extra.push(r);
+            }
+        }
+        Some(v) => {
+            return Err(Error::new(
+                ErrorKind::InvalidRequest,
+                format!("extraResources: expected array, got {}", v.go_type()),
+            )
+            .with_field_path("extraResources"));
+        }
+    }
+    Ok((context, extra))
+}
+
+/// The package name in a package reference: registry, repository path, tag and
+/// digest removed (`xpkg.example.org/org/function-auto-ready:v0.2.1` →
+/// `function-auto-ready`).
+fn package_name(package: &str) -> &str {
+    let no_digest = package.split('@').next().unwrap_or(package);
+    let last = no_digest.rsplit('/').next().unwrap_or(no_digest);
+    last.split(':').next().unwrap_or(last)
+}
+
+fn by_package(name: &str) -> Option<Implementation> {
+    match name {
+        PATCH_AND_TRANSFORM => Some(Implementation::PatchAndTransform),
+        ENVIRONMENT_CONFIGS => Some(Implementation::EnvironmentConfigs),
+        AUTO_READY => Some(Implementation::AutoReady),
+        _ => None,
+    }
+}
+
+/// Why a step cannot run.
+pub(crate) enum Unsupported {
+    /// A FUNCTIONS map was given and lacks the step's function: always an error.
+    Unknown(Error),
+    /// The function is not one the engine emulates.
+    NotEmulated { what: String },
+}
+
+/// The function a step runs.
+pub(crate) fn resolve(
+    step: &Step<'_>,
+    functions: &BTreeMap<String, String>,
+) -> std::result::Result<Implementation, Unsupported> {
+    if !functions.is_empty() {
+        let Some(package) = functions.get(step.function) else {
+            return Err(Unsupported::Unknown(Error::new(
+                ErrorKind::Render,
+                format!(
+                    "cannot run pipeline step {}: unknown Function {} - does it exist in your Functions file?",
+                    quote(step.name),
+                    quote(step.function)
+                ),
+            )));
+        };
+        return by_package(package_name(package)).ok_or_else(|| Unsupported::NotEmulated {
+            what: format!(
+                "function {} from package {}",
+                quote(step.function),
+                quote(package)
+            ),
+        });
+    }
+    let group = step
+        .raw_input
+        .and_then(|i| i.get("apiVersion"))
+        .and_then(Value::as_str)
+        .map(|a| a.split('/').next().unwrap_or(a));
+    let by_input = match group {
+        Some(g) if Some(g) == PT_API_VERSION.split('/').next() => {
+            Some(Implementation::PatchAndTransform)
+        }
+        Some("environmentconfigs.fn.crossplane.io") => Some(Implementation::EnvironmentConfigs),
+        Some("autoready.fn.crossplane.io") => Some(Implementation::AutoReady),
+        _ => None,
+    };
+    if let Some(i) = by_input {
+        return Ok(i);
+    }
+    // Function objects are named after their package, often with the organisation
+    // in front (`crossplane-contrib-function-auto-ready`).
+    [PATCH_AND_TRANSFORM, ENVIRONMENT_CONFIGS, AUTO_READY]
+        .into_iter()
+        .find(|p| step.function == *p || step.function.ends_with(&format!("-{p}")))
+        .and_then(by_package)
+        .ok_or_else(|| Unsupported::NotEmulated {
+            what: format!("function {}", quote(step.function)),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::package_name;
+
+    #[test]
+    fn package_names_drop_registry_path_tag_and_digest() {
+        for (reference, want) in [
+            (
+                "xpkg.upbound.io/crossplane-contrib/function-patch-and-transform:v0.8.2",
+                "function-patch-and-transform",
+            ),
+            ("function-auto-ready", "function-auto-ready"),
+            (
+                "registry.example.org:5000/fns/function-environment-configs@sha256:abc",
+                "function-environment-configs",
+            ),
+        ] {
+            assert_eq!(package_name(reference), want, "{reference}");
+        }
+    }
+}
