@@ -331,7 +331,7 @@ async fn prepare(a: &ClusterArgs, fetch: &FetchOptions) -> anyhow::Result<Prepar
     Ok(((plans, warnings, inputs_summary(&inputs)), session))
 }
 
-fn parse_duration(s: &str) -> Result<Duration, String> {
+pub(crate) fn parse_duration(s: &str) -> Result<Duration, String> {
     let (num, unit) = s
         .find(|c: char| !c.is_ascii_digit() && c != '.')
         .map_or((s, "s"), |i| s.split_at(i));
