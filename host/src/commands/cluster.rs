@@ -402,7 +402,7 @@ fn fatal_text(r: &Value, msg: &str) -> String {
     text
 }
 
-fn parse_duration(s: &str) -> Result<Duration, String> {
+pub(crate) fn parse_duration(s: &str) -> Result<Duration, String> {
     let (num, unit) = s
         .find(|c: char| !c.is_ascii_digit() && c != '.')
         .map_or((s, "s"), |i| s.split_at(i));

@@ -44,9 +44,9 @@ pub(crate) struct ClusterConn {
     /// The kubeconfig context to use.
     #[arg(long)]
     pub(crate) context: Option<String>,
-    /// The limit for each request to the API server, in seconds.
-    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
-    pub(crate) timeout: u64,
+    /// The limit for each request to the API server, e.g. 30s, 500ms, 2m.
+    #[arg(long, default_value = "30s", value_parser = super::cluster::parse_duration)]
+    pub(crate) timeout: Duration,
 }
 
 impl ClusterConn {
@@ -54,7 +54,7 @@ impl ClusterConn {
         ConnectOptions {
             kubeconfig: self.kubeconfig.clone(),
             context: self.context.clone(),
-            timeout: Duration::from_secs(self.timeout),
+            timeout: self.timeout,
         }
     }
 }
@@ -63,6 +63,7 @@ impl ClusterConn {
 pub(crate) struct DepsArgs {
     #[command(flatten)]
     pub(crate) target: Target,
+    /// The output format (text: a tree for deps, a table for list).
     #[arg(short = 'o', long, value_enum, default_value_t = Output::Text)]
     pub(crate) output: Output,
     #[command(flatten)]
@@ -99,6 +100,7 @@ pub(crate) struct InstallArgs {
     /// Crossplane mode: write every resolved dependency as its own pinned package object.
     #[arg(long, conflicts_with = "direct")]
     pub(crate) resolve: bool,
+    /// The output format (text: a tree for deps, a table for list).
     #[arg(short = 'o', long, value_enum, default_value_t = Output::Text)]
     pub(crate) output: Output,
     #[command(flatten)]
@@ -114,6 +116,7 @@ pub(crate) struct UninstallArgs {
     /// Really uninstall; without it nothing is deleted.
     #[arg(long)]
     pub(crate) yes: bool,
+    /// The output format (text: a tree for deps, a table for list).
     #[arg(short = 'o', long, value_enum, default_value_t = Output::Text)]
     pub(crate) output: Output,
     #[command(flatten)]
@@ -122,6 +125,7 @@ pub(crate) struct UninstallArgs {
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct ListArgs {
+    /// The output format (text: a tree for deps, a table for list).
     #[arg(short = 'o', long, value_enum, default_value_t = Output::Text)]
     pub(crate) output: Output,
     #[command(flatten)]
