@@ -11,6 +11,7 @@
 
 mod compose;
 mod connection;
+mod documents;
 mod error;
 mod fieldpath;
 mod fmt;

@@ -24,6 +24,7 @@ use crate::trace::PatchTrace;
 use crate::value::Value;
 
 pub use input::Request;
+pub(crate) use metadata::ANNOTATION_RESOURCE_NAME;
 pub use output::Output;
 
 use input::{Plan, PtInput};
@@ -134,6 +135,12 @@ impl State<'_> {
 /// A render that cannot proceed (Crossplane's fatal cases): an invalid
 /// Composition or Function input, a fatal patch error, and so on.
 pub fn render(request: &Request) -> Result<Output> {
+    let mut output = compose(request)?;
+    output.inputs.clone_from(&request.inputs);
+    Ok(output)
+}
+
+fn compose(request: &Request) -> Result<Output> {
     crate::transform::regex::reset_cache();
     let plan_sem = |plan_is_pipeline: bool| {
         request.options.semantics.unwrap_or(if plan_is_pipeline {
@@ -240,6 +247,7 @@ fn fatal_output(st: State<'_>, input_xr: Option<Value>) -> Output {
         trace: st
             .trace
             .map(|t| t.iter().map(PatchTrace::to_value).collect()),
+        inputs: None,
     }
 }
 
@@ -268,6 +276,7 @@ fn paused(xr: Value, trace: bool) -> Output {
             resource: None,
         }],
         trace: trace.then(Vec::new),
+        inputs: None,
     }
 }
 
@@ -342,6 +351,7 @@ fn finish(mut st: State<'_>, input_xr: Option<Value>) -> Result<Output> {
         trace: st
             .trace
             .map(|t| t.iter().map(PatchTrace::to_value).collect()),
+        inputs: None,
     })
 }
 

@@ -48,6 +48,8 @@ pub struct Output {
     pub(crate) ready: bool,
     pub(crate) results: Vec<Message>,
     pub(crate) trace: Option<Vec<Value>>,
+    /// What a documents request chose (`inputs`); `None` for a request of the parts.
+    pub(crate) inputs: Option<Value>,
 }
 
 impl Output {
@@ -113,6 +115,10 @@ impl Output {
                 e.write_json(&mut out);
             }
             out.push(']');
+        }
+        if let Some(inputs) = &self.inputs {
+            out.push_str(",\"inputs\":");
+            inputs.write_json(&mut out);
         }
         out.push('}');
         out
