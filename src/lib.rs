@@ -18,6 +18,8 @@ mod fmt;
 mod patch;
 mod readiness;
 mod semantics;
+#[cfg(feature = "serde")]
+mod serde;
 mod trace;
 mod transform;
 mod value;

@@ -115,7 +115,7 @@ impl Request {
         })
     }
 
-    fn from_value(doc: Value) -> Result<Request> {
+    pub(crate) fn from_value(doc: Value) -> Result<Request> {
         let d = Dec(ErrorKind::InvalidRequest);
         let Value::Object(mut root) = doc else {
             return Err(Error::new(
@@ -161,6 +161,51 @@ impl Request {
             options,
             inputs: None,
         })
+    }
+
+    /// The request as its parts: `xr`, `composition`, `observed`, `options`.
+    #[cfg(feature = "serde")]
+    pub(crate) fn to_value(&self) -> Value {
+        let mut resources = Map::new();
+        for (name, r) in &self.observed.resources {
+            let mut details = Map::new();
+            for (k, v) in &r.connection_details {
+                details.insert(
+                    k.clone(),
+                    base64::engine::general_purpose::STANDARD.encode(v).into(),
+                );
+            }
+            let mut entry = Map::new();
+            entry.insert("resource".into(), r.resource.clone());
+            entry.insert("connectionDetails".into(), Value::Object(details));
+            resources.insert(name.clone(), Value::Object(entry));
+        }
+        let mut observed = Map::new();
+        observed.insert("resources".into(), Value::Object(resources));
+        if let Some(env) = &self.observed.environment {
+            observed.insert("environment".into(), env.clone());
+        }
+        let o = &self.options;
+        let mut options = Map::new();
+        if let Some(s) = o.semantics {
+            options.insert("semantics".into(), s.as_str().into());
+        }
+        options.insert("trace".into(), Value::Bool(o.trace));
+        if let Some(keys) = &o.connection_secret_keys {
+            options.insert(
+                "connectionSecretKeys".into(),
+                Value::Array(keys.iter().map(|k| k.as_str().into()).collect()),
+            );
+        }
+        if let Some(now) = &o.now {
+            options.insert("now".into(), now.as_str().into());
+        }
+        let mut out = Map::new();
+        out.insert("xr".into(), self.xr.clone());
+        out.insert("composition".into(), self.composition.clone());
+        out.insert("observed".into(), Value::Object(observed));
+        out.insert("options".into(), Value::Object(options));
+        Value::Object(out)
     }
 
     /// `{"documents": [...], "options": {...}}`.
