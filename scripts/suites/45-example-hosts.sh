@@ -40,3 +40,38 @@ step "the Node host (WebAssembly) renders the same documents"
 node "$node_host/render.mjs" "$wasm" "${docs[@]}" >"$out/node.json"
 cmp "$out/cli.json" "$out/node.json" || die "the Node host's output differs from the CLI's"
 echo "both hosts print the CLI's $(wc -c <"$out/cli.json") bytes"
+
+# Every bundled example as a documents request, its documents in several orders, renders what
+# the CLI renders from its files (less the `inputs` report, which only the documents request has).
+cli() { cargo run -q --release --locked -p xprender-host -- "$@"; }
+for ex in examples/*/; do
+  ex=${ex%/}
+  [ -f "$ex/xr.yaml" ] || continue
+  args=("$ex/xr.yaml" "$ex/composition.yaml")
+  files=("$ex/xr.yaml" "$ex/composition.yaml")
+  for f in observed:--observed-resources environment:--environment xrd:--xrd; do
+    if [ -f "$ex/${f%%:*}.yaml" ]; then
+      args+=("${f#*:}" "$ex/${f%%:*}.yaml")
+      files+=("$ex/${f%%:*}.yaml")
+    fi
+  done
+  cli render "${args[@]}" --output json >"$out/files.json"
+  for seed in 1 2 3; do
+    "$venv/bin/python" - "$seed" "${files[@]}" >"$out/request.json" <<'PY'
+import json, random, sys
+sys.path.insert(0, "examples/hosts/python")
+from render import documents
+docs = documents(sys.argv[2:])
+random.Random(int(sys.argv[1])).shuffle(docs)
+print(json.dumps({"documents": docs, "options": {}}))
+PY
+    cli render --request "$out/request.json" --output json >"$out/documents.json"
+    "$venv/bin/python" - "$out/files.json" "$out/documents.json" <<'PY' || die "$ex: the documents request (order $seed) renders otherwise than the files"
+import sys
+files, docs = (open(p, encoding="utf-8").read() for p in sys.argv[1:])
+cut = docs.rfind(',"inputs":')
+sys.exit(0 if cut > 0 and docs[:cut] + "}\n" == files else 1)
+PY
+  done
+  echo "$ex: the documents request renders what the files render, in 3 orders"
+done
