@@ -11,12 +11,15 @@
 
 mod compose;
 mod connection;
+mod documents;
 mod error;
 mod fieldpath;
 mod fmt;
 mod patch;
 mod readiness;
 mod semantics;
+#[cfg(feature = "serde")]
+mod serde;
 mod trace;
 mod transform;
 mod value;

@@ -64,7 +64,90 @@ export interface RenderOutput {
   ready: boolean;
   results: RenderResult[];
   /** The explain trace, when `options.trace` was set. */
-  trace?: unknown[];
+  trace?: TraceEntry[];
+  /** What a documents request chose (`renderDocuments` only). */
+  inputs?: RenderInputs;
+}
+
+/** One value a patch read. */
+export interface TraceRead {
+  path: string;
+  value?: unknown;
+  /** The field was not there. */
+  missing?: boolean;
+  error?: string;
+}
+
+/** One transform a patch ran. */
+export interface TraceTransform {
+  index: number;
+  type: string;
+  input: unknown;
+  output?: unknown;
+  error?: string;
+}
+
+/** One write a patch made. */
+export interface TraceWrite {
+  path: string;
+  value: unknown;
+  /** The value at the path after the write, when the merge policy changed it. */
+  result?: unknown;
+}
+
+/** What one patch did (see docs/render.md, "The explain trace"). */
+export interface TraceEntry {
+  /** The pipeline step, in a Pipeline Composition. */
+  step?: string;
+  /** The template; absent for an environment patch. */
+  resource?: string;
+  /** Set for an environment patch. */
+  environment?: true;
+  /** The patch's index in the template (PatchSets expanded). */
+  patch: number;
+  type: string;
+  /** e.g. "composite -> resource"; absent when the patch did not run. */
+  direction?: string;
+  policy: { fromFieldPath: string; write: string };
+  from: TraceRead[];
+  /** The combined string of a Combine patch. */
+  combined?: string;
+  transforms?: TraceTransform[];
+  to: TraceWrite[];
+  outcome: "applied" | "skipped" | "failed" | "not-run";
+  reason?: string;
+  /** One line for humans. */
+  summary: string;
+}
+
+/** What the engine chose among the documents of a documents request. */
+export interface RenderInputs {
+  /** The XR, as KIND/NAME. */
+  xr: string;
+  /** The claim bound to the XR, when given. */
+  claim?: string;
+  /** The Composition's name, or the CompositionRevision's. */
+  composition: string;
+  /** The rule that chose it. */
+  compositionReason: string;
+  /** The XRD's name, when one defines the XR's kind. */
+  xrd?: string;
+  /** Template name to the observed resource paired with it (KIND/NAME). */
+  observed: { [template: string]: string };
+  /** Template name to its connection Secret (Secret/NAME). */
+  connectionSecrets?: { [template: string]: string };
+  /** The EnvironmentConfigs merged, in order. */
+  environment?: string[];
+  /** Documents not used, with the reason. */
+  unused: { document: number; kind: string; name: string; why: string }[];
+}
+
+/** Options of a documents request: the render options and the choices among the documents. */
+export interface DocumentsOptions extends RenderOptions {
+  /** The XR among several candidates: KIND/NAME. */
+  xr?: string;
+  /** The Composition to use (as `xprender render --composition-name`). */
+  compositionName?: string;
 }
 
 /** Where a render error happened. */
@@ -96,6 +179,17 @@ export function render(
   observed?: Observed | null,
   options?: RenderOptions | null,
 ): RenderOutput;
+
+/**
+ * Renders from Kubernetes documents in any order: the engine chooses the XR, its Composition,
+ * observed resources, connection Secrets and EnvironmentConfigs as Crossplane would, and says
+ * what it chose in `inputs`. `documents` is an array of objects, or its JSON text.
+ * @throws {RenderError} when the render cannot proceed.
+ */
+export function renderDocuments(
+  documents: KubeObject[] | string,
+  options?: DocumentsOptions | null,
+): RenderOutput;
 "#;
 
 /// Renders plain JS objects; returns the Output object or throws an `XprenderError`.
@@ -118,18 +212,49 @@ pub fn render(
     if !options.is_null_or_undefined() {
         set(&request, "options", &options)?;
     }
-    // JSON.stringify throws on BigInt and cycles: not JSON, so an invalid request.
-    let text = JSON::stringify(&request).map_err(|e| {
-        let cause = e
-            .dyn_ref::<js_sys::Error>()
-            .map_or_else(|| String::from("not JSON"), |e| String::from(e.message()));
+    let text = stringify(&request)?;
+    render_text(&String::from(text))
+}
+
+/// Renders Kubernetes documents (an array of objects or its JSON text); returns the Output
+/// object, with `inputs`, or throws an `XprenderError`.
+///
+/// # Errors
+/// The engine's error as a JS `Error` with `kind` and `context` fields.
+#[wasm_bindgen(js_name = renderDocuments, skip_typescript)]
+pub fn render_documents(documents: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    let options = if options.is_null_or_undefined() {
+        String::from("null")
+    } else {
+        String::from(stringify(&options)?)
+    };
+    // JSON text goes to the engine as it is, so its integers keep their int64 precision.
+    let documents = match documents.as_string() {
+        Some(text) => text,
+        None => String::from(stringify(&documents)?),
+    };
+    render_text(&format!(
+        "{{\"documents\":{documents},\"options\":{options}}}"
+    ))
+}
+
+/// The request as JSON text; `JSON.stringify` throws on BigInt and cycles.
+fn stringify(request: &JsValue) -> Result<js_sys::JsString, JsValue> {
+    JSON::stringify(request).map_err(|e| {
         js_error(&Error::new(
             ErrorKind::InvalidRequest,
-            format!("cannot encode request: {cause}"),
+            format!("cannot encode request: {}", message(&e)),
         ))
-    })?;
-    let text = String::from(text);
-    match Request::from_json(&text).and_then(|r| crate::render(&r)) {
+    })
+}
+
+fn message(e: &JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map_or_else(|| String::from("not JSON"), |e| String::from(e.message()))
+}
+
+fn render_text(text: &str) -> Result<JsValue, JsValue> {
+    match Request::from_json(text).and_then(|r| crate::render(&r)) {
         Ok(output) => JSON::parse(&output.to_json()),
         Err(e) => Err(js_error(&e)),
     }

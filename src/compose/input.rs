@@ -11,6 +11,7 @@ use std::borrow::Cow;
 use base64::Engine as _;
 
 use crate::connection::{Detail, Details};
+use crate::documents::Choices;
 use crate::error::{Error, ErrorKind, Result};
 use crate::fieldpath::MergeOptions;
 use crate::patch::patchset::PatchSet;
@@ -37,6 +38,8 @@ pub struct Request {
     pub(crate) context: Map,
     /// Extra (required) resources that selection steps choose from.
     pub(crate) extra_resources: Vec<Value>,
+    /// What a documents request chose, reported as the Output's `inputs`.
+    pub(crate) inputs: Option<Value>,
 }
 
 /// `options`.
@@ -79,7 +82,53 @@ impl Request {
         Self::from_value(doc)
     }
 
-    fn from_value(doc: Value) -> Result<Request> {
+    /// A request of Kubernetes documents in any order (the documents request): the engine
+    /// chooses the XR, its Composition, the observed resources and the environment among them
+    /// as Crossplane would, and the Output's `inputs` says what it chose. `options` is the
+    /// request's `options` object (or `Value::Null`), which may also name the XR (`xr`:
+    /// `KIND/NAME`) and the Composition (`compositionName`).
+    ///
+    /// # Errors
+    /// `ErrorKind::InvalidRequest` naming the document or option at fault.
+    pub fn from_documents(documents: Vec<Value>, options: Value) -> Result<Request> {
+        let d = Dec(ErrorKind::InvalidRequest);
+        let (mut opts, choices) = match &options {
+            Value::Null => (Options::default(), Choices::default()),
+            v => (decode_options(d, v)?, decode_choices(d, v)?),
+        };
+        let r = crate::documents::resolve(documents, &choices)?;
+        if opts.connection_secret_keys.is_none() {
+            opts.connection_secret_keys = r.connection_secret_keys;
+        }
+        let resources = r
+            .resources
+            .into_iter()
+            .map(|(name, resource, connection_details)| {
+                (
+                    name,
+                    ObservedResource {
+                        resource,
+                        connection_details,
+                    },
+                )
+            })
+            .collect();
+        Ok(Request {
+            xr: r.xr,
+            composition: r.composition,
+            observed: Observed {
+                resources,
+                environment: r.environment,
+            },
+            options: opts,
+            desired: Desired::default(),
+            context: Map::new(),
+            extra_resources: Vec::new(),
+            inputs: Some(r.inputs),
+        })
+    }
+
+    pub(crate) fn from_value(doc: Value) -> Result<Request> {
         let d = Dec(ErrorKind::InvalidRequest);
         let Value::Object(mut root) = doc else {
             return Err(Error::new(
@@ -87,6 +136,9 @@ impl Request {
                 format!("request: expected object, got {}", doc.go_type()),
             ));
         };
+        if member(&root, "documents").is_some() {
+            return Self::from_documents_member(root);
+        }
         // `observed.composite` stands in for `xr` when only it is given.
         let observed_xr = member(&root, "observed")
             .and_then(|o| o.get("composite"))
@@ -128,8 +180,90 @@ impl Request {
             options,
             context,
             extra_resources,
+            inputs: None,
         })
     }
+
+    /// The request as its parts: `xr`, `composition`, `observed`, `options`.
+    #[cfg(feature = "serde")]
+    pub(crate) fn to_value(&self) -> Value {
+        let mut resources = Map::new();
+        for (name, r) in &self.observed.resources {
+            let mut details = Map::new();
+            for (k, v) in &r.connection_details {
+                details.insert(
+                    k.clone(),
+                    base64::engine::general_purpose::STANDARD.encode(v).into(),
+                );
+            }
+            let mut entry = Map::new();
+            entry.insert("resource".into(), r.resource.clone());
+            entry.insert("connectionDetails".into(), Value::Object(details));
+            resources.insert(name.clone(), Value::Object(entry));
+        }
+        let mut observed = Map::new();
+        observed.insert("resources".into(), Value::Object(resources));
+        if let Some(env) = &self.observed.environment {
+            observed.insert("environment".into(), env.clone());
+        }
+        let o = &self.options;
+        let mut options = Map::new();
+        if let Some(s) = o.semantics {
+            options.insert("semantics".into(), s.as_str().into());
+        }
+        options.insert("trace".into(), Value::Bool(o.trace));
+        if let Some(keys) = &o.connection_secret_keys {
+            options.insert(
+                "connectionSecretKeys".into(),
+                Value::Array(keys.iter().map(|k| k.as_str().into()).collect()),
+            );
+        }
+        if let Some(now) = &o.now {
+            options.insert("now".into(), now.as_str().into());
+        }
+        let mut out = Map::new();
+        out.insert("xr".into(), self.xr.clone());
+        out.insert("composition".into(), self.composition.clone());
+        out.insert("observed".into(), Value::Object(observed));
+        out.insert("options".into(), Value::Object(options));
+        Value::Object(out)
+    }
+
+    /// `{"documents": [...], "options": {...}}`.
+    fn from_documents_member(mut root: Map) -> Result<Request> {
+        if let Some(k) = ["xr", "composition", "observed"]
+            .into_iter()
+            .find(|k| member(&root, k).is_some())
+        {
+            return Err(Error::new(
+                ErrorKind::InvalidRequest,
+                format!(
+                    "request: {k} cannot be given with documents (the engine finds it among them)"
+                ),
+            )
+            .with_field_path(k));
+        }
+        let Some(Value::Array(documents)) = root.remove("documents") else {
+            let got = member(&root, "documents").map_or("nil", Value::go_type);
+            return Err(Error::new(
+                ErrorKind::InvalidRequest,
+                format!("documents: expected array, got {got}"),
+            )
+            .with_field_path("documents"));
+        };
+        let options = root.remove("options").unwrap_or_default();
+        Self::from_documents(documents, options)
+    }
+}
+
+/// The options only a documents request has: `xr` and `compositionName`.
+fn decode_choices(d: Dec, v: &Value) -> Result<Choices> {
+    let at = At::Root("options");
+    let m = d.object(v, &at)?;
+    Ok(Choices {
+        xr: d.opt_str(m, "xr", &at)?.map(str::to_owned),
+        composition_name: d.opt_str(m, "compositionName", &at)?.map(str::to_owned),
+    })
 }
 
 fn decode_options(d: Dec, v: &Value) -> Result<Options> {

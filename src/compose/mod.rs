@@ -31,6 +31,7 @@ use crate::trace::PatchTrace;
 use crate::value::Value;
 
 pub use input::Request;
+pub(crate) use metadata::ANNOTATION_RESOURCE_NAME;
 pub use output::Output;
 
 use input::{Plan, PtInput};
@@ -174,6 +175,12 @@ impl State<'_> {
 /// A render that cannot proceed before anything is applied: an invalid
 /// request or Composition, a native environment patch or base that fails.
 pub fn render(request: &Request) -> Result<Output> {
+    let mut output = compose(request)?;
+    output.inputs.clone_from(&request.inputs);
+    Ok(output)
+}
+
+fn compose(request: &Request) -> Result<Output> {
     crate::transform::regex::reset_cache();
     let plan_sem = |plan_is_pipeline: bool| {
         request.options.semantics.unwrap_or(if plan_is_pipeline {
@@ -308,6 +315,7 @@ fn fatal_output(st: State<'_>, input_xr: Option<Value>) -> Output {
             .trace
             .map(|t| t.iter().map(PatchTrace::to_value).collect()),
         environment: None,
+        inputs: None,
     }
 }
 
@@ -331,6 +339,7 @@ fn failed_after_apply_output(st: State<'_>) -> Output {
             .trace
             .map(|t| t.iter().map(PatchTrace::to_value).collect()),
         environment: None,
+        inputs: None,
     }
 }
 
@@ -363,6 +372,7 @@ fn paused(xr: Value, trace: bool) -> Output {
         result_steps: false,
         trace: trace.then(Vec::new),
         environment: None,
+        inputs: None,
     }
 }
 
@@ -449,6 +459,7 @@ fn finish(mut st: State<'_>, input_xr: Option<Value>) -> Result<Output> {
             .trace
             .map(|t| t.iter().map(PatchTrace::to_value).collect()),
         environment: None,
+        inputs: None,
     })
 }
 

@@ -60,9 +60,97 @@ pub struct Output {
     pub(crate) context: Option<Value>,
     /// Results carry their step (`options.resultSteps`).
     pub(crate) result_steps: bool,
+    /// What a documents request chose (`inputs`); `None` for a request of the parts.
+    pub(crate) inputs: Option<Value>,
 }
 
 impl Output {
+    /// The Output document's members in the order `to_json` writes them.
+    #[cfg(feature = "serde")]
+    pub(crate) fn member_order(&self) -> [&'static str; 7] {
+        [
+            "composite",
+            "resources",
+            "connectionDetails",
+            "ready",
+            "results",
+            "trace",
+            "inputs",
+        ]
+    }
+
+    /// The composed resources' template names, in Composition order.
+    #[cfg(feature = "serde")]
+    pub(crate) fn resource_names(&self) -> Vec<&str> {
+        self.resources.iter().map(|r| r.name.as_str()).collect()
+    }
+
+    /// An Output from its document's members (`resources` as `[{"name", "entry"}]` in order).
+    #[cfg(feature = "serde")]
+    pub(crate) fn from_members(members: Vec<(String, Value)>) -> Result<Output, String> {
+        let mut out = Output {
+            composite: Value::Null,
+            resources: Vec::new(),
+            connection_details: Details::new(),
+            ready: false,
+            results: Vec::new(),
+            trace: None,
+            inputs: None,
+        };
+        for (k, v) in members {
+            match (k.as_str(), v) {
+                ("composite", v) => out.composite = v,
+                ("resources", Value::Array(rs)) => {
+                    for r in rs {
+                        let name = r.get("name").and_then(Value::as_str).unwrap_or_default();
+                        let entry = r.get("entry").cloned().unwrap_or_default();
+                        out.resources.push(Rendered {
+                            name: name.to_owned(),
+                            ready: entry.get("ready") == Some(&Value::Bool(true)),
+                            resource: entry.get("resource").cloned().unwrap_or_default(),
+                        });
+                    }
+                }
+                ("connectionDetails", Value::Object(m)) => {
+                    for (key, b64) in m {
+                        let text = b64
+                            .as_str()
+                            .ok_or(format!("connectionDetails.{key}: expected string"))?;
+                        let bytes = base64::engine::general_purpose::STANDARD
+                            .decode(text)
+                            .map_err(|e| format!("connectionDetails.{key}: invalid base64: {e}"))?;
+                        out.connection_details.push((key, bytes));
+                    }
+                }
+                ("ready", Value::Bool(b)) => out.ready = b,
+                ("results", Value::Array(rs)) => {
+                    for r in rs {
+                        let severity = match r.get("severity").and_then(Value::as_str) {
+                            Some("Fatal") => Severity::Fatal,
+                            Some("Warning") => Severity::Warning,
+                            _ => Severity::Normal,
+                        };
+                        out.results.push(Message {
+                            severity,
+                            message: r
+                                .get("message")
+                                .and_then(Value::as_str)
+                                .unwrap_or_default()
+                                .to_owned(),
+                            resource: r.get("resource").and_then(Value::as_str).map(str::to_owned),
+                        });
+                    }
+                }
+                ("trace", Value::Array(t)) => out.trace = Some(t),
+                ("inputs", v) => out.inputs = Some(v),
+                (other, v) => {
+                    return Err(format!("{other}: unexpected {} in an Output", v.go_type()));
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// The Output document as compact JSON: `composite`, `resources` (in
     /// Composition order), `connectionDetails` (sorted, base64), `ready`,
     /// `results`, and `trace` and `context` when asked for. Results name their
@@ -149,6 +237,10 @@ impl Output {
         if let Some(c) = &self.context {
             out.push_str(",\"context\":");
             c.write_json(&mut out);
+        }
+        if let Some(inputs) = &self.inputs {
+            out.push_str(",\"inputs\":");
+            inputs.write_json(&mut out);
         }
         out.push('}');
         out

@@ -145,6 +145,7 @@ pub(crate) fn output(st: super::State<'_>) -> super::Output {
             environment: st.request.observed.environment.clone(),
             context: None,
             result_steps: st.request.options.pipeline.result_steps,
+            inputs: None,
         };
     }
     let ready = !st.held_back && st.resources.iter().all(|r| r.ready);
@@ -158,5 +159,6 @@ pub(crate) fn output(st: super::State<'_>) -> super::Output {
         environment: Some(st.env),
         context: None,
         result_steps: st.request.options.pipeline.result_steps,
+        inputs: None,
     }
 }

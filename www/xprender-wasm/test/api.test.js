@@ -68,3 +68,24 @@ test('the package resolves by name: nodejs build for Node, web build under /web'
   assert.equal(typeof web.initSync, 'function');
   assert.equal(typeof web.default, 'function');
 });
+
+test('renderDocuments() takes objects or JSON text and answers what renderJson answers', () => {
+  const dir = join(repoRoot, 'tests', 'fixtures', 'documents');
+  for (const name of ['observed-and-secret', 'xrd-defaults', 'options-xr', 'several-xr-candidates']) {
+    const req = JSON.parse(readFileSync(join(dir, name, 'request.json'), 'utf8'));
+    const want = JSON.parse(engine.renderJson(JSON.stringify(req)));
+    for (const docs of [req.documents, JSON.stringify(req.documents)]) {
+      let got;
+      try {
+        got = engine.renderDocuments(docs, req.options);
+      } catch (e) {
+        assert.equal(e.name, 'XprenderError');
+        got = { error: { kind: e.kind, message: e.message, context: e.context } };
+      }
+      assert.deepStrictEqual(got, want, name);
+    }
+  }
+  const out = engine.renderDocuments(JSON.parse(readFileSync(join(dir, 'options-xr', 'request.json'), 'utf8')).documents, { xr: 'XThing/one', trace: true });
+  assert.equal(out.inputs.xr, 'XThing/one');
+  assert.equal(out.trace[0].outcome, 'applied');
+});

@@ -1,6 +1,6 @@
 // Compile-time check of the package's hand-written types (tsc --noEmit); not run.
-import { render, renderJson, version } from '../bundler/xprender.js';
-import type { ErrorContext, RenderError, RenderOptions, RenderOutput } from '../bundler/xprender.js';
+import { render, renderDocuments, renderJson, version } from '../bundler/xprender.js';
+import type { DocumentsOptions, ErrorContext, RenderError, RenderInputs, RenderOptions, RenderOutput, TraceEntry } from '../bundler/xprender.js';
 
 const options: RenderOptions = { semantics: 'function', trace: true, connectionSecretKeys: ['a'], now: '2024-01-01T00:00:00Z' };
 const out: RenderOutput = render({ kind: 'X' }, { kind: 'Composition' }, { resources: {} }, options);
@@ -29,4 +29,16 @@ try {
 // @ts-expect-error semantics is one of two names
 render({}, {}, null, { semantics: 'classic' });
 
-console.log(minimal, ready, secret, severities, failedAt, text);
+const docOptions: DocumentsOptions = { xr: 'XThing/one', compositionName: 'c', trace: true };
+const fromDocs: RenderOutput = renderDocuments([{ kind: 'X' }], docOptions);
+const fromText: RenderOutput = renderDocuments('[]');
+const inputs: RenderInputs | undefined = fromDocs.inputs;
+const unusedWhy: string[] = (inputs?.unused ?? []).map((u) => `${u.document} ${u.kind}/${u.name}: ${u.why}`);
+const entry: TraceEntry | undefined = fromDocs.trace?.[0];
+const outcome: 'applied' | 'skipped' | 'failed' | 'not-run' | undefined = entry?.outcome;
+const firstRead: string | undefined = entry?.from[0]?.path;
+
+// @ts-expect-error documents are objects or JSON text
+renderDocuments(42);
+
+console.log(minimal, ready, secret, severities, failedAt, text, fromText, unusedWhy, outcome, firstRead);

@@ -1,0 +1,122 @@
+//! The documents request: Kubernetes objects as a host has them, turned into a render request.
+//!
+//! A host hands over whatever it holds for one XR (the XR or its claim, Compositions,
+//! CompositionRevisions, the XRD, observed composed resources, their connection Secrets,
+//! EnvironmentConfigs, anything else) in any order. This module does what Crossplane v1.14 does
+//! before it composes: it classifies the objects, chooses the Composition (or revision), pairs
+//! observed resources with templates, reads connection Secrets, selects and merges
+//! EnvironmentConfigs and applies the XRD's schema defaults and connection-secret keys. What it
+//! chose is reported in the Output's `inputs`.
+
+mod classify;
+mod defaults;
+mod environment;
+mod observed;
+mod revision;
+mod select;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::value::{Map, Value};
+
+use classify::{Catalog, Role};
+
+/// The `options` a documents request adds to the render options.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Choices {
+    /// `options.xr`: `KIND/NAME` of the XR among several candidates.
+    pub(crate) xr: Option<String>,
+    /// `options.compositionName`: the Composition to use, as the CLI's `--composition-name`.
+    pub(crate) composition_name: Option<String>,
+}
+
+/// What the documents resolved to: the classic request's parts and the `inputs` report.
+pub(crate) struct Resolved {
+    pub(crate) xr: Value,
+    pub(crate) composition: Value,
+    pub(crate) resources: Vec<(String, Value, crate::connection::Details)>,
+    pub(crate) environment: Option<Value>,
+    pub(crate) connection_secret_keys: Option<Vec<String>>,
+    pub(crate) inputs: Value,
+}
+
+/// Resolves the documents of a request.
+///
+/// # Errors
+/// `InvalidRequest` naming the document at fault: no XR or several without `options.xr`, no
+/// Composition for it, an observed-resource conflict, a Secret that is not base64, and so on.
+pub(crate) fn resolve(documents: Vec<Value>, choices: &Choices) -> Result<Resolved> {
+    let mut cat = Catalog::new(documents)?;
+    select::require_any(&cat)?;
+    let xr_index = cat.choose_xr(choices.xr.as_deref())?;
+    let xrd_index = cat.find_xrd(xr_index);
+    cat.mark_claim(xr_index);
+    let mut xr = cat.docs[xr_index].clone();
+    if let Some(i) = xrd_index {
+        defaults::apply(&mut xr, &cat.docs[i]);
+        cat.roles[i] = Role::Xrd;
+    }
+    let chosen = select::choose(
+        &mut cat,
+        &xr,
+        xrd_index,
+        choices.composition_name.as_deref(),
+    )?;
+    let composition = chosen.composition;
+    let environment = environment::select(&mut cat, &composition, &xr)?;
+    let observed = observed::pair(&mut cat, &xr, &composition)?;
+    let connection_secret_keys = xrd_index.and_then(|i| connection_secret_keys(&cat.docs[i]));
+
+    let mut inputs = Map::new();
+    inputs.insert("xr".into(), classify::display(&cat.docs[xr_index]).into());
+    if let Some(i) = cat.claim {
+        inputs.insert("claim".into(), classify::display(&cat.docs[i]).into());
+    }
+    inputs.insert("composition".into(), chosen.name.into());
+    inputs.insert("compositionReason".into(), chosen.reason.into());
+    if let Some(i) = xrd_index {
+        inputs.insert(
+            "xrd".into(),
+            classify::str_at(&cat.docs[i], &["metadata", "name"])
+                .unwrap_or("")
+                .into(),
+        );
+    }
+    inputs.insert("observed".into(), Value::Object(observed.report));
+    if !observed.secrets.is_empty() {
+        inputs.insert("connectionSecrets".into(), Value::Object(observed.secrets));
+    }
+    if let Some(env) = &environment {
+        inputs.insert(
+            "environment".into(),
+            Value::Array(env.names.iter().map(|n| n.as_str().into()).collect()),
+        );
+    }
+    inputs.insert("unused".into(), Value::Array(cat.unused()));
+    Ok(Resolved {
+        xr,
+        composition,
+        resources: observed.resources,
+        environment: environment.map(|e| e.value),
+        connection_secret_keys,
+        inputs: Value::Object(inputs),
+    })
+}
+
+/// The XRD's `spec.connectionSecretKeys`, when it lists any.
+fn connection_secret_keys(xrd: &Value) -> Option<Vec<String>> {
+    let keys = classify::at(xrd, &["spec", "connectionSecretKeys"])?.as_array()?;
+    if keys.is_empty() {
+        return None;
+    }
+    Some(
+        keys.iter()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect(),
+    )
+}
+
+/// An input error about the documents.
+pub(crate) fn invalid(message: impl Into<String>) -> Error {
+    Error::new(ErrorKind::InvalidRequest, message)
+}

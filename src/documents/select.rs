@@ -1,0 +1,277 @@
+//! Choosing the Composition for the XR, as Crossplane v1.14 does.
+//!
+//! Order: the XRD's `enforcedCompositionRef` (applied over anything the XR says), the XR's
+//! `compositionRef`, its `compositionSelector.matchLabels`, the XRD's `defaultCompositionRef`,
+//! else the only Composition whose `compositeTypeRef` is the XR's type. v2 XRs keep these fields
+//! under `spec.crossplane`. `options.compositionName` narrows the Compositions to one and stands
+//! in for the XRD's default. Then the revision: see [`super::revision`].
+
+use crate::error::Result;
+use crate::value::Value;
+
+use super::classify::{Catalog, Role, at, display, is_crossplane, name_of, str_at};
+use super::{invalid, revision};
+
+/// The Composition (or revision, as a Composition) a render uses.
+pub(crate) struct Chosen {
+    pub(crate) composition: Value,
+    /// The Composition's name, or the revision's.
+    pub(crate) name: String,
+    /// Which rule chose it.
+    pub(crate) reason: String,
+}
+
+/// A Composition given, or the latest revision of one that is not given.
+struct Candidate {
+    index: usize,
+    value: Value,
+}
+
+pub(crate) fn choose(
+    cat: &mut Catalog,
+    xr: &Value,
+    xrd: Option<usize>,
+    composition_name: Option<&str>,
+) -> Result<Chosen> {
+    let mut all = candidates(cat);
+    if let Some(name) = composition_name {
+        let Some(pos) = all.iter().position(|c| name_of(&c.value) == name) else {
+            let found: Vec<String> = all
+                .iter()
+                .map(|c| crate::fmt::quote(name_of(&c.value)))
+                .collect();
+            return Err(invalid(format!(
+                "options.compositionName: no Composition named {} (found: {})",
+                crate::fmt::quote(name),
+                found.join(", ")
+            ))
+            .with_field_path("options.compositionName"));
+        };
+        let keep = all.swap_remove(pos);
+        for c in &all {
+            cat.skip(c.index, "not the Composition options.compositionName names");
+        }
+        all = vec![keep];
+    }
+    let xrd = xrd.map(|i| cat.docs[i].clone());
+    // The name given stands in for the XRD's default (an enforced Composition still wins).
+    let default_ref = if composition_name.is_some() {
+        None
+    } else {
+        xrd_ref(xrd.as_ref(), "defaultCompositionRef")
+    };
+    let enforced = xrd_ref(xrd.as_ref(), "enforcedCompositionRef");
+    let (pos, reason) = pick(cat, &all, xr, enforced, default_ref)?;
+    let picked = all.swap_remove(pos);
+    for c in &all {
+        cat.skip(c.index, "not the chosen Composition");
+    }
+    let (composition, name, reason) =
+        revision::resolve(cat, xr, picked.value, picked.index, reason)?;
+    Ok(Chosen {
+        composition,
+        name,
+        reason,
+    })
+}
+
+/// An error unless a Composition or CompositionRevision is among the documents.
+pub(crate) fn require_any(cat: &Catalog) -> Result<()> {
+    if cat.crossplane("Composition").is_empty() && cat.crossplane("CompositionRevision").is_empty()
+    {
+        return Err(invalid(format!(
+            "no Composition (kind: Composition) among {} document(s)",
+            cat.docs.len()
+        )));
+    }
+    Ok(())
+}
+
+/// The Compositions given; for a Composition known only by its revisions, its latest revision.
+fn candidates(cat: &mut Catalog) -> Vec<Candidate> {
+    let mut out: Vec<Candidate> = cat
+        .crossplane("Composition")
+        .into_iter()
+        .map(|i| Candidate {
+            index: i,
+            value: cat.docs[i].clone(),
+        })
+        .collect();
+    for (i, value) in revision::orphans(cat) {
+        if !out.iter().any(|c| name_of(&c.value) == name_of(&value)) {
+            out.push(Candidate { index: i, value });
+        }
+    }
+    out
+}
+
+fn xrd_ref<'a>(xrd: Option<&'a Value>, field: &str) -> Option<&'a str> {
+    xrd.and_then(|d| str_at(d, &["spec", field, "name"]))
+        .filter(|n| !n.is_empty())
+}
+
+/// The position among `all` of the Composition Crossplane's rules choose, and the rule.
+fn pick(
+    cat: &mut Catalog,
+    all: &[Candidate],
+    xr: &Value,
+    enforced: Option<&str>,
+    default_ref: Option<&str>,
+) -> Result<(usize, String)> {
+    let xr_type = xr_type(xr);
+    if let Some(name) = enforced {
+        return by_name(
+            cat,
+            all,
+            xr_type,
+            name,
+            "the XRD's spec.enforcedCompositionRef",
+        );
+    }
+    if let Some(name) = xr_field(xr, &["compositionRef", "name"]).and_then(Value::as_str) {
+        return by_name(cat, all, xr_type, name, "the XR's compositionRef");
+    }
+    if let Some(labels) =
+        xr_field(xr, &["compositionSelector", "matchLabels"]).and_then(Value::as_object)
+    {
+        let matching: Vec<usize> = (0..all.len())
+            .filter(|&i| composite_type(&all[i].value) == xr_type)
+            .filter(|&i| {
+                labels
+                    .iter()
+                    .all(|(k, v)| at(&all[i].value, &["metadata", "labels", k]) == Some(v))
+            })
+            .collect();
+        return match matching.as_slice() {
+            [one] => Ok((*one, "the XR's compositionSelector".into())),
+            [] => Err(invalid(format!(
+                "no Composition for {} matches the XR's compositionSelector {} (found: {})",
+                type_name(xr_type),
+                Value::Object(labels.clone()).to_json(),
+                names(cat, all, &(0..all.len()).collect::<Vec<_>>())
+            ))),
+            many => Err(invalid(format!(
+                "{} Compositions match the XR's compositionSelector, Crossplane would pick one \
+                 at random: {}; set spec.compositionRef.name to choose",
+                many.len(),
+                names(cat, all, many)
+            ))),
+        };
+    }
+    if let Some(name) = default_ref {
+        return by_name(
+            cat,
+            all,
+            xr_type,
+            name,
+            "the XRD's spec.defaultCompositionRef",
+        );
+    }
+    let matching: Vec<usize> = (0..all.len())
+        .filter(|&i| composite_type(&all[i].value) == xr_type)
+        .collect();
+    match matching.as_slice() {
+        [one] => Ok((
+            *one,
+            format!("the only Composition for {}", type_name(xr_type)),
+        )),
+        [] => Err(invalid(format!(
+            "no Composition has compositeTypeRef {} (found: {})",
+            type_name(xr_type),
+            all.iter()
+                .map(|c| format!(
+                    "{} for {}",
+                    name_of(&c.value),
+                    type_name(composite_type(&c.value))
+                ))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+        many => Err(invalid(format!(
+            "{} Compositions are for {}: {}; choose one with the XR's spec.compositionRef.name \
+             or spec.compositionSelector, or pass only one",
+            many.len(),
+            type_name(xr_type),
+            names(cat, all, many)
+        ))),
+    }
+}
+
+fn by_name(
+    cat: &Catalog,
+    all: &[Candidate],
+    xr_type: (&str, &str),
+    name: &str,
+    why: &str,
+) -> Result<(usize, String)> {
+    let Some(pos) = all.iter().position(|c| name_of(&c.value) == name) else {
+        return Err(invalid(format!(
+            "{why} names Composition {}, which is not among the documents given (found: {})",
+            crate::fmt::quote(name),
+            names(cat, all, &(0..all.len()).collect::<Vec<_>>())
+        )));
+    };
+    let found = &all[pos].value;
+    if composite_type(found) != xr_type {
+        return Err(invalid(format!(
+            "Composition {} is for {}, not for the XR's {}",
+            crate::fmt::quote(name),
+            type_name(composite_type(found)),
+            type_name(xr_type)
+        )));
+    }
+    Ok((pos, why.to_owned()))
+}
+
+/// The Composition selection fields of a v1 XR (`spec.X`) or a v2 XR (`spec.crossplane.X`).
+pub(crate) fn xr_field<'a>(xr: &'a Value, path: &[&str]) -> Option<&'a Value> {
+    let spec = xr.get("spec")?;
+    at(spec, path).or_else(|| at(spec.get("crossplane")?, path))
+}
+
+fn xr_type(xr: &Value) -> (&str, &str) {
+    (
+        str_at(xr, &["apiVersion"]).unwrap_or(""),
+        str_at(xr, &["kind"]).unwrap_or(""),
+    )
+}
+
+fn composite_type(c: &Value) -> (&str, &str) {
+    (
+        str_at(c, &["spec", "compositeTypeRef", "apiVersion"]).unwrap_or(""),
+        str_at(c, &["spec", "compositeTypeRef", "kind"]).unwrap_or(""),
+    )
+}
+
+fn type_name((api_version, kind): (&str, &str)) -> String {
+    format!("{kind}.{api_version}")
+}
+
+/// `"name" (documents[i])`, comma-separated.
+fn names(cat: &Catalog, all: &[Candidate], which: &[usize]) -> String {
+    if which.is_empty() {
+        return "none".into();
+    }
+    which
+        .iter()
+        .map(|&p| {
+            let c = &all[p];
+            let what = if is_crossplane(&cat.docs[c.index], "Composition") {
+                String::new()
+            } else {
+                format!("{}, ", display(&cat.docs[c.index]))
+            };
+            format!(
+                "{} ({what}documents[{}])",
+                crate::fmt::quote(name_of(&c.value)),
+                c.index
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Marks a document as the Composition in use.
+pub(crate) fn mark(cat: &mut Catalog, i: usize) {
+    cat.roles[i] = Role::Composition;
+}
