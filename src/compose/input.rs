@@ -33,6 +33,8 @@ pub struct Request {
     pub(crate) context: Map,
     /// Extra (required) resources that selection steps choose from.
     pub(crate) extra_resources: Vec<Value>,
+    /// The XR's schema (`openAPIV3Schema`), whose defaults are applied to the XR.
+    pub(crate) xrd_schema: Option<Value>,
 }
 
 /// `options`.
@@ -92,6 +94,13 @@ impl Request {
             None => Observed::default(),
         };
         let (context, extra_resources) = super::functions::decode_inputs(d, &mut root)?;
+        let xrd_schema = match root.remove("xrdSchema").filter(|v| !v.is_null()) {
+            Some(s) => {
+                d.object(&s, &"xrdSchema")?;
+                Some(s)
+            }
+            None => None,
+        };
         let options = match member(&root, "options") {
             Some(v) => decode_options(d, v)?,
             None => Options::default(),
@@ -118,6 +127,7 @@ impl Request {
             options,
             context,
             extra_resources,
+            xrd_schema,
         })
     }
 }

@@ -15,6 +15,7 @@ mod native;
 mod output;
 mod pipeline;
 mod validate;
+mod xrd_defaults;
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -161,6 +162,9 @@ pub fn render(request: &Request) -> Result<Output> {
         return Ok(paused(request.xr.clone(), request.options.trace));
     }
     let mut xr = request.xr.clone();
+    if let Some(schema) = &request.xrd_schema {
+        xrd_defaults::apply(&mut xr, schema);
+    }
     metadata::ensure_composite_label(&mut xr);
     metadata::default_connection_secret_ref(&mut xr, &request.composition)?;
 
