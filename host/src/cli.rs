@@ -36,6 +36,8 @@ pub(crate) enum Command {
     Completions(crate::commands::completions::CompletionsArgs),
     /// Print the engine, host, ABI and wasmtime versions.
     Version(crate::commands::version::VersionArgs),
+    /// Run composition tests: render inputs and expected outputs as data.
+    Test(crate::commands::test::TestArgs),
     /// Write the embedded engine core module (wasm) to a file.
     Module(crate::commands::module::ModuleArgs),
 }

@@ -446,10 +446,14 @@ fn request_assembly_from_the_example() {
     assert_eq!(
         req["options"],
         json!({"semantics": "function", "trace": true,
-               "connectionSecretKeys": ["username", "password", "endpoint", "port"]})
+               "connectionSecretKeys": ["username", "password", "endpoint", "port"],
+               "now": "2024-01-01T00:00:00Z", "resultSteps": true, "includeContext": true})
     );
+    // The XRD version's schema travels along for its defaults.
+    assert_eq!(req["xrdSchema"]["type"], "object");
 
-    // Without optional inputs, the request carries no observed state and no options.
+    // Without optional inputs, the request carries no observed state and only the options
+    // every file render has: crossplane render's condition time, result steps, the context.
     let req = built_request(
         &dir,
         &[
@@ -457,8 +461,10 @@ fn request_assembly_from_the_example() {
             example("composition.yaml").to_str().unwrap(),
         ],
     );
-    assert!(
-        req.get("observed").is_none() && req.get("options").is_none(),
+    assert!(req.get("observed").is_none(), "{req}");
+    assert_eq!(
+        req["options"],
+        json!({"now": "2024-01-01T00:00:00Z", "resultSteps": true, "includeContext": true}),
         "{req}"
     );
     let req = built_request(
@@ -470,7 +476,11 @@ fn request_assembly_from_the_example() {
             "native",
         ],
     );
-    assert_eq!(req["options"], json!({"semantics": "native"}));
+    assert_eq!(
+        req["options"],
+        json!({"semantics": "native", "now": "2024-01-01T00:00:00Z", "resultSteps": true,
+               "includeContext": true})
+    );
 }
 
 #[test]

@@ -227,3 +227,46 @@ fn module_writes_the_embedded_core_module() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("kind: VPC"), "{out}");
 }
+
+#[test]
+fn xrd_schema_defaults_are_applied_to_the_xr() {
+    let dir = common::temp_dir("crossplane-render-xrd");
+    let xrd = common::write(
+        &dir,
+        "xrd.yaml",
+        "apiVersion: apiextensions.crossplane.io/v1
+kind: CompositeResourceDefinition
+metadata:
+  name: xnetworks.network.example.org
+spec:
+  group: network.example.org
+  names: {kind: XNetwork, plural: xnetworks}
+  versions:
+    - name: v1alpha1
+      served: true
+      referenceable: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                subnets: {type: integer, default: 4}
+                flowLogs: {type: boolean, default: true}
+                tier: {type: string, default: standard}
+",
+    );
+    let (code, out, err) = render(&[
+        "examples/pipeline-network/xr.yaml",
+        "examples/pipeline-network/composition.yaml",
+        "--xrd",
+        xrd.to_str().unwrap(),
+        "-x",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    // Defaults fill what the XR leaves out; what it sets (subnets: 2) stays.
+    for needle in ["  flowLogs: true\n", "  subnets: 2\n", "  tier: standard\n"] {
+        assert!(out.contains(needle), "{needle:?} not in {out}");
+    }
+}

@@ -40,6 +40,8 @@ pub struct Request {
     pub(crate) extra_resources: Vec<Value>,
     /// What a documents request chose, reported as the Output's `inputs`.
     pub(crate) inputs: Option<Value>,
+    /// The XR's schema (`openAPIV3Schema`), whose defaults are applied to the XR.
+    pub(crate) xrd_schema: Option<Value>,
 }
 
 /// `options`.
@@ -125,6 +127,7 @@ impl Request {
             context: Map::new(),
             extra_resources: Vec::new(),
             inputs: Some(r.inputs),
+            xrd_schema: None,
         })
     }
 
@@ -153,6 +156,13 @@ impl Request {
             None => Desired::default(),
         };
         let (context, extra_resources) = super::functions::decode_inputs(d, &mut root)?;
+        let xrd_schema = match root.remove("xrdSchema").filter(|v| !v.is_null()) {
+            Some(s) => {
+                d.object(&s, &"xrdSchema")?;
+                Some(s)
+            }
+            None => None,
+        };
         let options = match member(&root, "options") {
             Some(v) => decode_options(d, v)?,
             None => Options::default(),
@@ -181,6 +191,7 @@ impl Request {
             context,
             extra_resources,
             inputs: None,
+            xrd_schema,
         })
     }
 

@@ -201,6 +201,9 @@ fn compose(request: &Request) -> Result<Output> {
         return Ok(paused(request.xr.clone(), request.options.trace));
     }
     let mut xr = request.xr.clone();
+    if let Some(schema) = &request.xrd_schema {
+        crate::documents::defaults::apply_schema(&mut xr, schema);
+    }
     metadata::ensure_composite_label(&mut xr);
     metadata::default_connection_secret_ref(&mut xr, &request.composition)?;
 

@@ -22,8 +22,13 @@ pub(crate) fn apply(xr: &mut Value, xrd: &Value) {
         .find(|v| str_at(v, &["name"]) == Some(version.as_str()))
         .and_then(|v| at(v, &["schema", "openAPIV3Schema"]));
     if let Some(schema) = schema {
-        default(xr, schema, 0);
+        apply_schema(xr, schema);
     }
+}
+
+/// Defaults `x` by an `openAPIV3Schema` given as it is (`crossplane render --xrd`).
+pub(crate) fn apply_schema(x: &mut Value, schema: &Value) {
+    default(x, schema, 0);
 }
 
 /// Deeper schemas than this are not walked (a schema is data; its depth is the caller's).
@@ -71,5 +76,39 @@ fn default(x: &mut Value, schema: &Value, depth: usize) {
             }
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::apply_schema as apply;
+    use crate::value::Value;
+
+    fn v(s: &str) -> Value {
+        Value::from_json(s).expect("valid JSON")
+    }
+
+    #[test]
+    fn defaults_fill_missing_fields_without_creating_parents() {
+        let schema = v(r#"{"type":"object","properties":{
+            "spec":{"type":"object","properties":{
+                "size":{"type":"string","default":"small"},
+                "replicas":{"type":"integer","default":2},
+                "storage":{"type":"object","default":{},"properties":{
+                    "gb":{"type":"integer","default":20}}},
+                "rules":{"type":"array","items":{"type":"object","properties":{
+                    "port":{"type":"integer","default":443}}}},
+                "labels":{"type":"object","additionalProperties":{"type":"object",
+                    "properties":{"v":{"type":"string","default":"x"}}}}}},
+            "status":{"type":"object","properties":{"phase":{"type":"string","default":"New"}}}}}"#);
+        let mut xr = v(r#"{"apiVersion":"example.org/v1","kind":"X","spec":{
+            "size":"large","rules":[{"port":80},{}],"labels":{"a":{}}}}"#);
+        apply(&mut xr, &schema);
+        assert_eq!(
+            xr,
+            v(r#"{"apiVersion":"example.org/v1","kind":"X","spec":{
+                "size":"large","replicas":2,"storage":{"gb":20},
+                "rules":[{"port":80},{"port":443}],"labels":{"a":{"v":"x"}}}}"#)
+        );
     }
 }

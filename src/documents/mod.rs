@@ -9,7 +9,7 @@
 //! chose is reported in the Output's `inputs`.
 
 mod classify;
-mod defaults;
+pub(crate) mod defaults;
 mod environment;
 mod observed;
 mod revision;

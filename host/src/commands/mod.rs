@@ -9,6 +9,7 @@ pub(crate) mod module;
 pub(crate) mod packages;
 pub(crate) mod playground;
 pub(crate) mod render;
+pub(crate) mod test;
 pub(crate) mod version;
 pub(crate) mod xpkg;
 
@@ -47,6 +48,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Completions(args) => completions::run(&args),
         Command::Version(args) => version::run(&args),
         Command::Module(args) => module::run(&args),
+        Command::Test(args) => test::run(&args),
     }
 }
 

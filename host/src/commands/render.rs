@@ -408,6 +408,12 @@ fn build_request(args: &RenderArgs) -> anyhow::Result<(Vec<u8>, Plan)> {
     if !options.is_empty() {
         request.insert("options".into(), Value::Object(options));
     }
+    if let Some(schema) = xrd
+        .as_ref()
+        .and_then(|d| super::crossplane_render::xrd_schema(&d.value, &xr.value))
+    {
+        request.insert("xrdSchema".into(), schema);
+    }
     args.crossplane.extend(&mut request)?;
     let bytes = serde_json::to_vec(&Value::Object(request))?;
     Ok((bytes, Plan::new(xr.value, &composition)))
