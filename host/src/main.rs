@@ -14,6 +14,7 @@ mod cli;
 mod cluster;
 mod commands;
 mod io;
+mod positions;
 mod runtime;
 mod select;
 mod trace;

@@ -204,9 +204,29 @@ fn run(program: &Program, value: &Value) -> Result<cel::Value, String> {
         ));
     }
     let mut ctx = Context::with_env(Arc::new(env()));
-    let v = cel::to_value(value).map_err(|e| format!("cannot bind self: {e}"))?;
-    ctx.add_variable_from_value("self", v);
+    ctx.add_variable_from_value("self", to_cel(value));
     program.execute(&ctx).map_err(|e| e.to_string())
+}
+
+/// A JSON value as the API server hands it to CEL: every integer that fits is an `int`
+/// (serde would make non-negative ones `uint`, and `uint + int` has no overload).
+fn to_cel(v: &Value) -> cel::Value {
+    match v {
+        Value::Null => cel::Value::Null,
+        Value::Bool(b) => cel::Value::Bool(*b),
+        Value::Number(n) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => cel::Value::Int(i),
+            (None, Some(u)) => cel::Value::UInt(u),
+            _ => cel::Value::Float(n.as_f64().unwrap_or_default()),
+        },
+        Value::String(s) => cel::Value::String(Arc::new(s.clone())),
+        Value::Array(a) => cel::Value::List(Arc::new(a.iter().map(to_cel).collect())),
+        Value::Object(o) => {
+            let map: std::collections::HashMap<String, cel::Value> =
+                o.iter().map(|(k, v)| (k.clone(), to_cel(v))).collect();
+            map.into()
+        }
+    }
 }
 
 /// The size of the largest list, map or string in the data: every comprehension is

@@ -135,6 +135,11 @@ pub fn reach<'a>(root: &'a Value, steps: &[Step]) -> Reach<'a> {
             schema.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true));
         match step {
             Step::Field(f) => {
+                // ObjectMeta is the API server's own, whatever the CRD says of metadata.
+                if embedded && f == "metadata" {
+                    schema = object_meta();
+                    continue;
+                }
                 if let Some(sub) = props.and_then(|p| p.get(f)) {
                     schema = sub;
                     continue;

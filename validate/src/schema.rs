@@ -25,8 +25,49 @@ pub struct Options {
 pub fn validate(value: &mut Value, schema: &Value, opts: Options) -> Vec<Problem> {
     let mut problems = Vec::new();
     normalize(value, schema, &Path::root(), true, opts, &mut problems, 0);
-    check(value, schema, &Path::root(), true, &mut problems, 0);
+    // As the API server: CEL rules run only on an object whose values have the right types.
+    let mut structural = Vec::new();
+    check(
+        value,
+        schema,
+        &Path::root(),
+        true,
+        &mut structural,
+        0,
+        false,
+    );
+    if has_rules(schema)
+        && structural
+            .iter()
+            .any(|p| p.message.contains(" must be of type "))
+    {
+        problems.extend(structural);
+        problems.push(Problem::error(
+            &Path::root(),
+            "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+        ));
+    } else {
+        check(value, schema, &Path::root(), true, &mut problems, 0, true);
+    }
     problems
+}
+
+/// Whether a schema has CEL rules anywhere.
+fn has_rules(schema: &Value) -> bool {
+    let mut stack = vec![schema];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(o) => {
+                if o.contains_key("x-kubernetes-validations") {
+                    return true;
+                }
+                stack.extend(o.values());
+            }
+            Value::Array(a) => stack.extend(a),
+            _ => {}
+        }
+    }
+    false
 }
 
 fn flag(schema: &Value, key: &str) -> bool {
@@ -62,7 +103,11 @@ fn normalize(
             let additional = schema.get("additionalProperties");
             let keys: Vec<String> = obj.keys().cloned().collect();
             for key in keys {
-                if embedded && implicit(&key) && properties.is_none_or(|p| !p.contains_key(&key)) {
+                // ObjectMeta is the API server's own: a schema may not reshape it.
+                if embedded
+                    && (key == "metadata"
+                        || implicit(&key) && properties.is_none_or(|p| !p.contains_key(&key)))
+                {
                     continue;
                 }
                 if let Some(sub) = properties.and_then(|p| p.get(&key)) {
@@ -82,9 +127,9 @@ fn normalize(
                         .map(|s| format!("; did you mean {s}?"))
                         .unwrap_or_default();
                     problems.push(if opts.strict {
-                        Problem::error(&p, format!("unknown field \"{p}\"{hint}"))
+                        Problem::error(&p, format!("unknown field \"{key}\"{hint}"))
                     } else {
-                        Problem::warning(&p, format!("unknown field \"{p}\" (pruned){hint}"))
+                        Problem::warning(&p, format!("unknown field \"{key}\" (pruned){hint}"))
                     });
                 }
             }
@@ -158,6 +203,7 @@ fn check(
     root: bool,
     problems: &mut Vec<Problem>,
     depth: usize,
+    cel: bool,
 ) {
     if depth > MAX_DEPTH {
         problems.push(Problem::error(
@@ -230,11 +276,16 @@ fn check(
     match value {
         Value::String(s) => check_string(s, schema, &at, problems, &invalid),
         Value::Number(_) => check_number(value, schema, &at, problems, &invalid),
-        Value::Array(items) => check_array(items, schema, path, &at, problems, depth, &invalid),
-        Value::Object(obj) => check_object(obj, schema, path, root, &at, problems, depth),
+        Value::Array(items) => {
+            check_array(items, schema, path, &at, problems, (depth, cel), &invalid)
+        }
+        Value::Object(obj) => check_object(obj, schema, path, root, &at, problems, (depth, cel)),
         _ => {}
     }
-    check_combinators(value, schema, path, problems, depth, &invalid);
+    check_combinators(value, schema, path, problems, (depth, cel), &invalid);
+    if !cel {
+        return;
+    }
     if let Some(rules) = schema
         .get("x-kubernetes-validations")
         .and_then(Value::as_array)
@@ -301,6 +352,7 @@ pub(crate) fn compile_pattern(pattern: &str) -> Result<regex::Regex, String> {
                 .last()
                 .unwrap_or_default()
                 .trim()
+                .trim_start_matches("error: ")
                 .to_owned(),
         })
 }
@@ -372,7 +424,7 @@ fn check_array(
     path: &Path,
     at: &str,
     problems: &mut Vec<Problem>,
-    depth: usize,
+    (depth, cel): (usize, bool),
     invalid: &dyn Fn(String) -> Problem,
 ) {
     let n = items.len() as u64;
@@ -431,7 +483,7 @@ fn check_array(
     }
     if let Some(sub) = schema.get("items") {
         for (i, v) in items.iter().enumerate() {
-            check(v, sub, &path.index(i), false, problems, depth + 1);
+            check(v, sub, &path.index(i), false, problems, depth + 1, cel);
         }
     }
 }
@@ -443,7 +495,7 @@ fn check_object(
     root: bool,
     at: &str,
     problems: &mut Vec<Problem>,
-    depth: usize,
+    (depth, cel): (usize, bool),
 ) {
     let embedded = flag(schema, "x-kubernetes-embedded-resource");
     if embedded {
@@ -483,11 +535,13 @@ fn check_object(
     let properties = props(schema);
     let additional = schema.get("additionalProperties").filter(|a| a.is_object());
     for (k, v) in obj {
-        if (root || embedded) && implicit(k) && properties.is_none_or(|p| !p.contains_key(k)) {
+        if (root || embedded)
+            && (k == "metadata" || implicit(k) && properties.is_none_or(|p| !p.contains_key(k)))
+        {
             continue;
         }
         if let Some(sub) = properties.and_then(|p| p.get(k)) {
-            check(v, sub, &path.field(k), false, problems, depth + 1);
+            check(v, sub, &path.field(k), false, problems, depth + 1, cel);
         } else if let Some(sub) = additional {
             check(
                 v,
@@ -496,6 +550,7 @@ fn check_object(
                 false,
                 problems,
                 depth + 1,
+                cel,
             );
         }
     }
@@ -507,12 +562,12 @@ fn check_combinators(
     schema: &Value,
     path: &Path,
     problems: &mut Vec<Problem>,
-    depth: usize,
+    (depth, cel): (usize, bool),
     invalid: &dyn Fn(String) -> Problem,
 ) {
     let passes = |s: &Value| {
         let mut p = Vec::new();
-        check(value, s, path, false, &mut p, depth + 1);
+        check(value, s, path, false, &mut p, depth + 1, cel);
         p
     };
     let at = path.to_string();

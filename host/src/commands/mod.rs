@@ -5,6 +5,7 @@ pub(crate) mod completions;
 pub(crate) mod composition;
 pub(crate) mod playground;
 pub(crate) mod render;
+pub(crate) mod validate;
 pub(crate) mod version;
 pub(crate) mod xpkg;
 
@@ -35,6 +36,7 @@ impl std::error::Error for RenderFailed {}
 pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Render(args) => render::run(&args),
+        Command::Validate(args) => validate::run(&args),
         Command::Xpkg(cmd) => xpkg::run(cmd),
         Command::Diff(args) => cluster::diff(&args),
         Command::Apply(args) => cluster::apply(&args),
