@@ -241,3 +241,45 @@ fn hostile_schemas_are_reported_not_fatal() {
         "4 objects checked: 0 valid, 3 invalid, 1 without a schema; 3 errors, 1 warning"
     );
 }
+
+#[test]
+fn render_validate_checks_the_rendered_resources() {
+    let render = |xr: &str| {
+        run(xprender().current_dir(data("")).args([
+            "render",
+            xr,
+            "platform/composition.yaml",
+            "--xrd",
+            "platform/xrd.yaml",
+            "--validate",
+            "--crds",
+            "provider",
+        ]))
+    };
+    let (code, stdout, stderr) = render("render/xr.yaml");
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("allocatedStorage: 50"), "{stdout}");
+    assert_eq!(
+        stderr,
+        "3 objects checked: 3 valid, 0 invalid, 0 without a schema; 0 errors, 0 warnings\n"
+    );
+    let (code, stdout, stderr) = render("render/xr-too-small.yaml");
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stdout.contains("allocatedStorage: 10"),
+        "the output is still printed: {stdout}"
+    );
+    let line = stdout
+        .lines()
+        .position(|l| l.contains("allocatedStorage: 10"))
+        .unwrap()
+        + 1;
+    assert_eq!(
+        stderr,
+        format!(
+            "<rendered>:{line}:5: Instance: spec.forProvider.allocatedStorage: Invalid value: 10: spec.forProvider.allocatedStorage in body should be greater than or equal to 20\n\
+             3 objects checked: 2 valid, 1 invalid, 0 without a schema; 1 error, 0 warnings\n\
+             error: the rendered resources are not valid\n"
+        )
+    );
+}

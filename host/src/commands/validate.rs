@@ -127,10 +127,41 @@ pub(crate) fn run(args: &ValidateArgs) -> anyhow::Result<ExitCode> {
         }
     }
 
+    let opts = Options {
+        strict: args.strict,
+    };
+    let entries = check(
+        &sources,
+        &resources,
+        &mut positions,
+        opts,
+        args.missing_schemas,
+    );
+    let summary = Summary::of(&entries);
+    match args.output {
+        ReportFormat::Text => print_text(&entries, &summary),
+        ReportFormat::Json => print_json(&entries, &summary)?,
+    }
+    Ok(ExitCode::from(if summary.errors > 0 {
+        EXIT_RENDER
+    } else {
+        EXIT_OK
+    }))
+}
+
+/// Validates `resources` (and the Compositions among `sources`) against the schemas of
+/// every definition in either.
+fn check(
+    sources: &[Doc],
+    resources: &[Doc],
+    positions: &mut Positions,
+    opts: Options,
+    missing: MissingSchemas,
+) -> Vec<Entry> {
     // Every definition, wherever it was given, contributes its schemas.
     let mut schemas = Schemas::new();
     let mut entries = Vec::new();
-    for doc in sources.iter().chain(&resources) {
+    for doc in sources.iter().chain(resources) {
         if is_definition(&doc.value) {
             let problems = schemas.add(&doc.value);
             if !problems.is_empty() {
@@ -140,14 +171,11 @@ pub(crate) fn run(args: &ValidateArgs) -> anyhow::Result<ExitCode> {
                         schema: "the schema rules".into(),
                     },
                     problems,
-                    &mut positions,
+                    positions,
                 ));
             }
         }
     }
-    let opts = Options {
-        strict: args.strict,
-    };
     let compositions = sources
         .iter()
         .filter(|d| xprender_validate::composition::is_composition(&d.value));
@@ -159,7 +187,7 @@ pub(crate) fn run(args: &ValidateArgs) -> anyhow::Result<ExitCode> {
         let mut problems = report.problems;
         match &report.outcome {
             Outcome::NoSchema => problems.push(Problem {
-                severity: match args.missing_schemas {
+                severity: match missing {
                     MissingSchemas::Warn => Severity::Warning,
                     MissingSchemas::Error => Severity::Error,
                 },
@@ -176,19 +204,39 @@ pub(crate) fn run(args: &ValidateArgs) -> anyhow::Result<ExitCode> {
             )),
             Outcome::Validated { .. } => {}
         }
-        entries.push(entry(doc.clone(), report.outcome, problems, &mut positions));
+        entries.push(entry(doc.clone(), report.outcome, problems, positions));
     }
 
-    let summary = Summary::of(&entries);
-    match args.output {
-        ReportFormat::Text => print_text(&entries, &summary),
-        ReportFormat::Json => print_json(&entries, &summary)?,
+    entries
+}
+
+/// `render --validate`: checks the rendered YAML stream against the schemas in
+/// `schema_docs`, reporting on stderr with positions in the printed stream. True when an
+/// error was found.
+pub(crate) fn check_rendered(stream: &str, schema_docs: &[Doc]) -> anyhow::Result<bool> {
+    let origin = PathBuf::from("<rendered>");
+    let values = io::parse_yaml_stream(stream)
+        .map_err(|e| anyhow::anyhow!("the rendered output cannot be read back: {e}"))?;
+    let mut positions = Positions::default();
+    positions.add(&origin, stream);
+    let mut resources = io::into_docs(values, &origin);
+    // Status is written through the status subresource, never with the object: the API
+    // server ignores it on apply, and a render's conditions carry no transition times.
+    for doc in &mut resources {
+        if let Some(o) = doc.value.as_object_mut() {
+            o.remove("status");
+        }
     }
-    Ok(ExitCode::from(if summary.errors > 0 {
-        EXIT_RENDER
-    } else {
-        EXIT_OK
-    }))
+    let entries = check(
+        schema_docs,
+        &resources,
+        &mut positions,
+        Options::default(),
+        MissingSchemas::Warn,
+    );
+    let summary = Summary::of(&entries);
+    write_text(&mut std::io::stderr().lock(), &entries, &summary);
+    Ok(summary.errors > 0)
 }
 
 /// `crossplane render` adds Result documents to its output: they are not API objects.
@@ -283,8 +331,10 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 }
 
 fn print_text(entries: &[Entry], s: &Summary) {
-    use std::io::Write as _;
-    let mut out = std::io::stdout().lock();
+    write_text(&mut std::io::stdout().lock(), entries, s);
+}
+
+fn write_text(out: &mut dyn std::io::Write, entries: &[Entry], s: &Summary) {
     for e in entries.iter().filter(|e| !e.problems.is_empty()) {
         for (p, (line, col)) in &e.problems {
             let _ = writeln!(
