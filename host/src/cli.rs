@@ -20,6 +20,8 @@ pub(crate) struct Cli {
 pub(crate) enum Command {
     /// Render a composite resource with a Composition.
     Render(Box<crate::commands::render::RenderArgs>),
+    /// Validate objects against CRD and XRD schemas, and Compositions deeply.
+    Validate(Box<crate::commands::validate::ValidateArgs>),
     /// Work with Crossplane packages (xpkg) in OCI registries.
     #[command(subcommand)]
     Xpkg(crate::commands::xpkg::XpkgCommand),

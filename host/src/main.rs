@@ -15,6 +15,7 @@ mod cluster;
 mod commands;
 mod function;
 mod io;
+mod positions;
 mod runtime;
 mod select;
 mod trace;

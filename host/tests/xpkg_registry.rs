@@ -1697,3 +1697,65 @@ fn function_package_carries_the_runtime_image() {
     entry.read_to_end(&mut content).unwrap();
     assert_eq!(content, binary);
 }
+
+#[test]
+#[ignore = "needs docker-registry; scripts/suites/60-registry.sh runs them"]
+fn validate_with_a_provider_package_from_the_registry() {
+    let reg = Registry::start();
+    let cli = Cli::new();
+    let validate = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/validate");
+    let file = cli.home.path().join("provider.xpkg");
+    cli.ok(&[
+        "xpkg",
+        "build",
+        validate.join("provider").to_str().unwrap(),
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    let reference = format!("{}/org/provider-aws-rds-example:v1.2.0", reg.host());
+    cli.ok(&["xpkg", "push", file.to_str().unwrap(), &reference]);
+    let good = validate.join("good/instance.yaml");
+    let out = cli.ok(&[
+        "validate",
+        "--package",
+        &reference,
+        "--resources",
+        good.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out,
+        "2 objects checked: 2 valid, 0 invalid, 0 without a schema; 0 errors, 0 warnings\n"
+    );
+    let bad = validate.join("bad/instance.yaml");
+    let out = cli.run(&[
+        "validate",
+        "--package",
+        &reference,
+        "--resources",
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let bad_name = bad.display().to_string();
+    for want in [
+        "Instance/orders-db-bad: spec.forProvider.engine: Unsupported value: \"oracle\"",
+        "SubnetGroup/orders-db-subnets: spec.forProvider.ingress[1]: Duplicate value",
+        "Instance/orders-db-rules: spec: Invalid value: \"object\": maxAllocatedStorage must be at least allocatedStorage",
+    ] {
+        assert!(
+            stdout.contains(&format!("{bad_name}:")) && stdout.contains(want),
+            "{want}\n{stdout}"
+        );
+    }
+    // The package's CRDs give the same report as the package's source directory.
+    let json = |ext: &[&str]| -> Value {
+        let mut args = vec!["validate"];
+        args.extend(ext);
+        args.extend(["--resources", bad.to_str().unwrap(), "--output", "json"]);
+        serde_json::from_slice(&cli.run(&args).stdout).unwrap()
+    };
+    let from_registry = json(&["--package", &reference]);
+    let from_dir = json(&[validate.join("provider").to_str().unwrap()]);
+    assert_eq!(from_registry, from_dir);
+    assert_eq!(from_registry["summary"]["errors"], 14, "{from_registry}");
+}

@@ -14,6 +14,8 @@ cargo clippy -p xprender --features serde --all-targets --locked -- -D warnings
 
 step "clippy (engine, wasm32)"
 cargo clippy -p xprender --target wasm32-unknown-unknown --locked -- -D warnings
+# The validator is pure too: the playground will run it in the browser.
+cargo clippy -p xprender-validate --target wasm32-unknown-unknown --locked -- -D warnings
 
 step "cargo test"
 cargo test --workspace --locked

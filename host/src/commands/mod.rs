@@ -10,6 +10,7 @@ pub(crate) mod packages;
 pub(crate) mod playground;
 pub(crate) mod render;
 pub(crate) mod test;
+pub(crate) mod validate;
 pub(crate) mod version;
 pub(crate) mod xpkg;
 
@@ -40,6 +41,7 @@ impl std::error::Error for RenderFailed {}
 pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Render(args) => render::run(&args),
+        Command::Validate(args) => validate::run(&args),
         Command::Xpkg(cmd) => xpkg::run(cmd),
         Command::Function(cmd) => function::run(cmd),
         Command::Diff(args) => cluster::diff(&args),

@@ -153,6 +153,14 @@ pub(crate) struct RenderArgs {
     pub(crate) engine: Option<PathBuf>,
     #[command(flatten)]
     pub(crate) crossplane: super::crossplane_render::CrossplaneArgs,
+    /// Validate the rendered XR and composed resources against their schemas: the CRDs of
+    /// --crds and the XRDs among the XRD, COMPOSITION and --package documents. Problems go
+    /// to stderr as `xprender validate` reports them, and fail the render (exit 1).
+    #[arg(long)]
+    pub(crate) validate: bool,
+    /// CRDs for --validate: a file or directory, or a package reference. Repeatable.
+    #[arg(long, value_name = "DIR|FILE|REF", requires = "validate")]
+    pub(crate) crds: Vec<String>,
 }
 
 pub(crate) fn run(args: &RenderArgs) -> anyhow::Result<ExitCode> {
@@ -221,9 +229,16 @@ pub(crate) fn run(args: &RenderArgs) -> anyhow::Result<ExitCode> {
             stdout.write_all(b"\n")?;
         }
         OutputFormat::Yaml if (fatal.is_none() || applied) && !plan.paused => {
-            stdout.write_all(yaml_stream(&doc, &plan, args.include_full_xr).as_bytes())?;
+            let stream = yaml_stream(&doc, &plan, args.include_full_xr);
+            stdout.write_all(stream.as_bytes())?;
             for d in super::crossplane_render::extra_documents(&doc, &args.crossplane) {
                 stdout.write_all(format!("---\n{}", io::to_yaml(&d)).as_bytes())?;
+            }
+            if args.validate {
+                stdout.flush()?;
+                if super::validate::check_rendered(&stream, &validation_schemas(args)?)? {
+                    return Err(RenderFailed("the rendered resources are not valid".into()).into());
+                }
             }
         }
         OutputFormat::Yaml => {}
@@ -250,6 +265,25 @@ fn has_resources(doc: &Value) -> bool {
     doc.get("resources")
         .and_then(Value::as_object)
         .is_some_and(|r| !r.is_empty())
+}
+
+/// The documents whose CRDs and XRDs `--validate` uses.
+fn validation_schemas(args: &RenderArgs) -> anyhow::Result<Vec<Doc>> {
+    let mut docs = Vec::new();
+    for c in &args.crds {
+        if Path::new(c).exists() {
+            docs.extend(io::read_docs(Path::new(c))?);
+        } else {
+            docs.extend(args.source.package_docs(c)?);
+        }
+    }
+    for path in [&args.xrd, &args.composition].into_iter().flatten() {
+        docs.extend(io::read_docs(path)?);
+    }
+    if let Some(reference) = &args.source.package {
+        docs.extend(args.source.package_docs(reference)?);
+    }
+    Ok(docs)
 }
 
 /// What the output step needs to know about the request.

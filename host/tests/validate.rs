@@ -1,0 +1,285 @@
+//! `xprender validate`: objects against CRD and XRD schemas, Compositions deeply, reports
+//! with file positions. Each case compares the report with a golden file under
+//! tests/data/validate/expected (regenerate with XPRENDER_BLESS=1 and review the diff).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{run, xprender};
+use serde_json::Value;
+
+fn data(p: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/validate")
+        .join(p)
+}
+
+/// Runs `xprender validate ARGS` from the data directory (so reports name relative paths)
+/// and checks exit code and stdout against `expected/NAME.txt`.
+fn case(name: &str, args: &[&str], want_code: i32) -> String {
+    let (code, stdout, stderr) = run(xprender().current_dir(data("")).arg("validate").args(args));
+    assert_eq!(
+        code, want_code,
+        "{name}: stdout:\n{stdout}\nstderr:\n{stderr}"
+    );
+    let golden = data("expected").join(format!("{name}.txt"));
+    if std::env::var_os("XPRENDER_BLESS").is_some() {
+        std::fs::create_dir_all(golden.parent().unwrap()).unwrap();
+        std::fs::write(&golden, &stdout).unwrap();
+    }
+    let want = std::fs::read_to_string(&golden).unwrap_or_default();
+    assert_eq!(
+        stdout,
+        want,
+        "{name}: report differs from {}",
+        golden.display()
+    );
+    stdout
+}
+
+#[test]
+fn good_manifests_pass() {
+    case("good", &["provider", "platform", "--resources", "good"], 0);
+}
+
+#[test]
+fn bad_manifests_fail_with_paths_and_positions() {
+    case(
+        "bad",
+        &[
+            "provider",
+            "platform",
+            "--resources",
+            "bad/instance.yaml",
+            "--resources",
+            "bad/xr.yaml",
+        ],
+        1,
+    );
+}
+
+#[test]
+fn strict_makes_unknown_fields_errors() {
+    case(
+        "strict",
+        &[
+            "provider",
+            "--resources",
+            "bad/instance.yaml",
+            "--strict",
+            "--missing-schemas",
+            "error",
+        ],
+        1,
+    );
+}
+
+#[test]
+fn composition_typos_and_patch_paths() {
+    case(
+        "composition",
+        &[
+            "provider",
+            "platform",
+            "bad/composition.yaml",
+            "--resources",
+            "good/xr.yaml",
+        ],
+        1,
+    );
+}
+
+#[test]
+fn missing_schemas_warn_or_fail() {
+    let out = case("missing", &["--resources", "good/instance.yaml"], 0);
+    assert!(out.contains("warning: no schema for rds.aws.example.org/v1beta1 Instance"));
+    let (code, _, _) = run(xprender().current_dir(data("")).args([
+        "validate",
+        "--resources",
+        "good/instance.yaml",
+        "--missing-schemas=error",
+    ]));
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn json_report() {
+    let (code, stdout, stderr) = run(xprender().current_dir(data("")).args([
+        "validate",
+        "provider",
+        "--resources",
+        "bad/instance.yaml",
+        "--output",
+        "json",
+    ]));
+    assert_eq!(code, 1, "{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let want: Value = serde_json::from_str(
+        &std::fs::read_to_string(data("expected/bad-instance.json")).unwrap_or_default(),
+    )
+    .unwrap_or(Value::Null);
+    if std::env::var_os("XPRENDER_BLESS").is_some() {
+        std::fs::write(data("expected/bad-instance.json"), &stdout).unwrap();
+    }
+    assert_eq!(report, want);
+}
+
+#[test]
+fn resources_from_stdin_and_usage_errors() {
+    use std::io::Write as _;
+    use std::process::Stdio;
+    let mut child = xprender()
+        .current_dir(data(""))
+        .args(["validate", "provider", "--resources", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"apiVersion: rds.aws.example.org/v1beta1\nkind: SubnetGroup\nmetadata:\n  name: s\nspec:\n  forProvider:\n    region: eu-west-1\n    subnetIds: [a]\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "<stdin>:8:5: SubnetGroup/s: spec.forProvider.subnetIds: Invalid value: \"array\": spec.forProvider.subnetIds in body should have at least 2 items\n\
+         1 object checked: 0 valid, 1 invalid, 0 without a schema; 1 error, 0 warnings\n"
+    );
+    let (code, _, stderr) = run(xprender()
+        .current_dir(data(""))
+        .args(["validate", "provider"]));
+    assert_eq!(code, 2, "{stderr}");
+    let (code, _, stderr) = run(xprender().current_dir(data("")).args([
+        "validate",
+        "nonexistent",
+        "--resources",
+        "good",
+    ]));
+    assert_eq!(code, 2);
+    assert_eq!(
+        stderr,
+        "error: cannot read nonexistent: no such file or directory\n"
+    );
+}
+
+#[test]
+fn hostile_schemas_are_reported_not_fatal() {
+    let dir = tempfile::tempdir().unwrap();
+    // A 10,000-level schema (JSON: deeper than any YAML parser's recursion budget is fair to ask).
+    let mut schema = String::from("{\"type\":\"string\"}");
+    for _ in 0..10_000 {
+        schema = format!("{{\"type\":\"object\",\"properties\":{{\"a\":{schema}}}}}");
+    }
+    let crd = |name: &str, kind: &str, schema: &str| {
+        format!(
+            "{{\"apiVersion\":\"apiextensions.k8s.io/v1\",\"kind\":\"CustomResourceDefinition\",\"metadata\":{{\"name\":\"{name}\"}},\"spec\":{{\"group\":\"example.org\",\"names\":{{\"kind\":\"{kind}\"}},\"versions\":[{{\"name\":\"v1\",\"schema\":{{\"openAPIV3Schema\":{schema}}}}}]}}}}"
+        )
+    };
+    std::fs::write(
+        dir.path().join("deep.json"),
+        crd("deeps.example.org", "Deep", &schema),
+    )
+    .unwrap();
+    let bad_pattern = r#"{"type":"object","properties":{"spec":{"type":"object","properties":{"name":{"type":"string","pattern":"^(unclosed"}}}}}"#;
+    std::fs::write(
+        dir.path().join("pattern.json"),
+        crd("patterns.example.org", "Pattern", bad_pattern),
+    )
+    .unwrap();
+    let looping = r#"{"type":"object","properties":{"spec":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"x-kubernetes-validations":[{"rule":"self.l.all(a, self.l.all(b, self.l.all(c, a != b || b == c)))"}]}}}"#;
+    std::fs::write(
+        dir.path().join("cel.json"),
+        crd("loops.example.org", "Loop", looping),
+    )
+    .unwrap();
+    let objects = format!(
+        "apiVersion: example.org/v1\nkind: Deep\nmetadata: {{name: d}}\n---\napiVersion: example.org/v1\nkind: Pattern\nmetadata: {{name: p}}\nspec: {{name: x}}\n---\napiVersion: example.org/v1\nkind: Loop\nmetadata: {{name: l}}\nspec:\n  l: [{}]\n",
+        (0..300)
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    std::fs::write(dir.path().join("objects.yaml"), objects).unwrap();
+    // The 10,000-level document is refused by the reader, with its position.
+    let (code, _, stderr) = run(xprender().current_dir(dir.path()).args([
+        "validate",
+        "deep.json",
+        "--resources",
+        "objects.yaml",
+    ]));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.starts_with("error: deep.json:1:")
+            && stderr.ends_with(": recursion limit exceeded\n"),
+        "{stderr}"
+    );
+    let (code, stdout, stderr) = run(xprender().current_dir(dir.path()).args([
+        "validate",
+        "pattern.json",
+        "cel.json",
+        "--resources",
+        "objects.yaml",
+    ]));
+    assert_eq!(code, 1, "{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 5, "{stdout}");
+    assert!(lines[0].starts_with("pattern.json:1:321: CustomResourceDefinition/patterns.example.org: spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.name.pattern: invalid regular expression '^(unclosed': "), "{stdout}");
+    assert!(
+        lines[1].starts_with(
+            "objects.yaml:1:1: Deep/d: <root>: warning: no schema for example.org/v1 Deep"
+        ),
+        "{stdout}"
+    );
+    assert!(lines[2].starts_with("objects.yaml:5:1: Pattern/p: <root>: the schema of CustomResourceDefinition/patterns.example.org is unusable: spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.name.pattern: invalid regular expression"), "{stdout}");
+    assert!(lines[3].starts_with("objects.yaml:13:1: Loop/l: spec: Invalid value: \"object\": rule \"self.l.all(a, self.l.all(b, self.l.all(c, a != b || b == c)))\": estimated rule cost exceeds budget ("), "{stdout}");
+    assert_eq!(
+        lines[4],
+        "4 objects checked: 0 valid, 3 invalid, 1 without a schema; 3 errors, 1 warning"
+    );
+}
+
+#[test]
+fn render_validate_checks_the_rendered_resources() {
+    let render = |xr: &str| {
+        run(xprender().current_dir(data("")).args([
+            "render",
+            xr,
+            "platform/composition.yaml",
+            "--xrd",
+            "platform/xrd.yaml",
+            "--validate",
+            "--crds",
+            "provider",
+        ]))
+    };
+    let (code, stdout, stderr) = render("render/xr.yaml");
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("allocatedStorage: 50"), "{stdout}");
+    assert_eq!(
+        stderr,
+        "3 objects checked: 3 valid, 0 invalid, 0 without a schema; 0 errors, 0 warnings\n"
+    );
+    let (code, stdout, stderr) = render("render/xr-too-small.yaml");
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stdout.contains("allocatedStorage: 10"),
+        "the output is still printed: {stdout}"
+    );
+    let line = stdout
+        .lines()
+        .position(|l| l.contains("allocatedStorage: 10"))
+        .unwrap()
+        + 1;
+    assert_eq!(
+        stderr,
+        format!(
+            "<rendered>:{line}:5: Instance: spec.forProvider.allocatedStorage: Invalid value: 10: spec.forProvider.allocatedStorage in body should be greater than or equal to 20\n\
+             3 objects checked: 2 valid, 1 invalid, 0 without a schema; 1 error, 0 warnings\n\
+             error: the rendered resources are not valid\n"
+        )
+    );
+}

@@ -1,0 +1,114 @@
+//! What validation finds: a severity, the field path at fault and a message.
+
+use std::fmt;
+
+/// One step of a path into an object.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Seg {
+    /// A property declared by the schema (shown `a.b`).
+    Field(String),
+    /// A key of a map (`additionalProperties`), shown `a[key]` as the API server does.
+    Key(String),
+    /// A list index, shown `a[3]`.
+    Index(usize),
+}
+
+/// A path into an object, from its root.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Path(pub Vec<Seg>);
+
+impl Path {
+    pub fn root() -> Self {
+        Self(Vec::new())
+    }
+
+    /// This path with one more step.
+    #[must_use]
+    pub fn child(&self, seg: Seg) -> Self {
+        let mut v = self.0.clone();
+        v.push(seg);
+        Self(v)
+    }
+
+    #[must_use]
+    pub fn field(&self, name: &str) -> Self {
+        self.child(Seg::Field(name.to_owned()))
+    }
+
+    #[must_use]
+    pub fn index(&self, i: usize) -> Self {
+        self.child(Seg::Index(i))
+    }
+
+    pub fn is_root(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl fmt::Display for Path {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            return f.write_str("<root>");
+        }
+        for (i, s) in self.0.iter().enumerate() {
+            match s {
+                Seg::Field(n) if i == 0 => f.write_str(n)?,
+                Seg::Field(n) => write!(f, ".{n}")?,
+                Seg::Key(k) => write!(f, "[{k}]")?,
+                Seg::Index(n) => write!(f, "[{n}]")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// One finding about one object.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub severity: Severity,
+    pub path: Path,
+    pub message: String,
+}
+
+impl Problem {
+    pub fn error(path: &Path, message: impl Into<String>) -> Self {
+        Self {
+            severity: Severity::Error,
+            path: path.clone(),
+            message: message.into(),
+        }
+    }
+
+    pub fn warning(path: &Path, message: impl Into<String>) -> Self {
+        Self {
+            severity: Severity::Warning,
+            path: path.clone(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    /// `field.path: message`, with `warning: ` before a warning's message.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.severity {
+            Severity::Error => write!(f, "{}: {}", self.path, self.message),
+            Severity::Warning => write!(f, "{}: warning: {}", self.path, self.message),
+        }
+    }
+}
