@@ -5,7 +5,9 @@
 
 mod cache;
 mod guest;
+pub(crate) mod json;
 mod limits;
+mod precheck;
 
 use std::fmt;
 use std::path::Path;
@@ -15,6 +17,7 @@ use wasmtime::{Config, Engine, InstancePre, Linker, Module, OptLevel, Store};
 
 pub(crate) use cache::{Source, default_dir as default_cache_dir, hex};
 pub(crate) use limits::Limits;
+pub(crate) use precheck::{DEFAULT_MAX_REQUEST_SIZE, precheck};
 
 /// The core module built from this commit (see `build.rs`).
 pub(crate) static BUNDLED_ENGINE: &[u8] = include_bytes!(env!("XPRENDER_CORE_WASM"));
