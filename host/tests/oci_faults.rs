@@ -1,7 +1,8 @@
 //! Registry faults: `xprender xpkg pull` against a tiny registry on loopback that misbehaves
 //! on purpose (wrong digests, truncated blobs, a gzip bomb, tars that climb out, an index
-//! served for another digest, a 10 GB claimed size). Each pull is refused with a clear
-//! error, and the blob cache never holds a blob whose content does not match its name.
+//! served for another digest, a 10 GB claimed size, an answer that stalls). Each pull is
+//! refused with a clear error, and the blob cache never holds a blob whose content does not
+//! match its name.
 
 mod common;
 
@@ -27,6 +28,8 @@ struct Answer {
     body: Vec<u8>,
     /// Send only this many bytes of the body (after announcing all of it), then close.
     cut_at: Option<usize>,
+    /// Stall this long after the headers, before the body.
+    stall: Option<std::time::Duration>,
 }
 
 fn answer(content_type: &'static str, body: Vec<u8>) -> Answer {
@@ -34,6 +37,7 @@ fn answer(content_type: &'static str, body: Vec<u8>) -> Answer {
         content_type,
         body,
         cut_at: None,
+        stall: None,
     }
 }
 
@@ -85,6 +89,9 @@ fn handle(mut stream: TcpStream, routes: &HashMap<String, Answer>) {
     }
     out.push_str("\r\n");
     let _ = stream.write_all(out.as_bytes());
+    if let Some(stall) = a.stall {
+        std::thread::sleep(stall);
+    }
     if method != "HEAD" {
         let n = a.cut_at.unwrap_or(a.body.len());
         let _ = stream.write_all(&a.body[..n]);
@@ -215,6 +222,13 @@ fn misbehaving_registry_faults_are_refused_and_never_cached() {
         manifest(&[(sha(&bomb), bomb.len() as u64)]),
         MANIFEST,
     );
+    // A registry that stops answering mid-pull.
+    let slow = layer_of(&[("package.yaml", b'0', "", b"kind: Slow\n")]);
+    tag(
+        "slow",
+        manifest(&[(sha(&slow), slow.len() as u64)]),
+        MANIFEST,
+    );
     // A descriptor claiming 10 GB.
     tag("huge", manifest(&[(sha(&good), 10_000_000_000)]), MANIFEST);
     // An index whose manifest is answered with the index itself.
@@ -246,6 +260,14 @@ fn misbehaving_registry_faults_are_refused_and_never_cached() {
             ..answer(BLOB, other.clone())
         },
     );
+    blob(
+        &mut routes,
+        sha(&slow),
+        Answer {
+            stall: Some(std::time::Duration::from_secs(20)),
+            ..answer(BLOB, slow)
+        },
+    );
     blob(&mut routes, sha(&traversal), answer(BLOB, traversal));
     blob(&mut routes, sha(&symlink), answer(BLOB, symlink));
     blob(&mut routes, sha(&bomb), answer(BLOB, bomb));
@@ -260,17 +282,26 @@ fn misbehaving_registry_faults_are_refused_and_never_cached() {
         ("symlink", &[], "points outside the package"),
         ("bomb", &["--max-unpacked-size", "1048576"], "1048576"),
         ("huge", &[], "is 10000000000 bytes, over the limit"),
+        ("slow", &["--registry-timeout", "1"], "fetching layer"),
         ("self-index", &[], "Invalid digest. Expected sha256:"),
     ];
     let mut failures = Vec::new();
     for (name, extra, want) in cases {
+        let started = std::time::Instant::now();
         let reference = format!("{registry}/faults:{name}");
         let (code, out, err) = run(xprender()
             .env("DOCKER_CONFIG", dir.join("no-docker-config"))
             .args(["xpkg", "pull", &reference, "--cache-dir"])
             .arg(&cache)
             .args(*extra));
-        eprintln!("{name}: exit {code}: {}", err.trim_end());
+        eprintln!(
+            "{name}: exit {code} after {:.1?}: {}",
+            started.elapsed(),
+            err.trim_end()
+        );
+        if started.elapsed() > std::time::Duration::from_secs(15) {
+            failures.push(format!("{name}: took {:?}", started.elapsed()));
+        }
         if code == 0 || !err.contains(want) {
             failures.push(format!(
                 "{name}: exit {code}, stdout {out:?}, stderr {err:?}, want {want:?}"
