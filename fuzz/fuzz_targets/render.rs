@@ -138,7 +138,11 @@ fn mutate(doc: &mut Json, ops: &[u8]) {
             }
             6 => {
                 if let Json::String(s) = node {
-                    s.insert(s.len() / 2, char::from(op[3] % 0x60 + 0x20));
+                    let mut at = s.len() / 2;
+                    while !s.is_char_boundary(at) {
+                        at -= 1;
+                    }
+                    s.insert(at, char::from(op[3] % 0x60 + 0x20));
                 }
             }
             _ => {
