@@ -7,6 +7,8 @@
 # input and fails the run.
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
+# libfuzzer-sys compiles libFuzzer's C++ sources.
+need_apt g++
 need_cargo_fuzz
 
 secs=${1:-20}
