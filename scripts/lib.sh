@@ -92,3 +92,17 @@ need_node_modules() {
     (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error)
   fi
 }
+
+# need_cargo_fuzz: cargo-fuzz (libFuzzer driver) at a pinned version; sets CARGO_FUZZ. The fuzz
+# build needs nightly-only flags (-Zsanitizer); the pinned stable toolchain accepts them under
+# RUSTC_BOOTSTRAP=1, which only the fuzz step sets.
+need_cargo_fuzz() {
+  local v=0.13.1
+  local root="$XPRENDER_CACHE/cargo-fuzz-$v"
+  if [ ! -x "$root/bin/cargo-fuzz" ]; then
+    step "installing cargo-fuzz $v (cached in $root)"
+    quietly cargo install cargo-fuzz --version "=$v" --root "$root"
+  fi
+  CARGO_FUZZ="$root/bin/cargo-fuzz"
+  export CARGO_FUZZ
+}

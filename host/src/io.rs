@@ -6,11 +6,16 @@
 //! `.inf`/`.nan` are rejected. Unquoted timestamps stay strings. JSON files get the same
 //! whole-float rule, since Crossplane reads every object back from the API server.
 
+use std::borrow::Cow;
 use std::fmt;
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
+
+use crate::runtime::json::Json;
 
 /// A problem with the user's input files: exit code 2.
 #[derive(Debug)]
@@ -132,15 +137,73 @@ pub(crate) fn read_single(path: &Path, what: &str) -> Result<Doc, InputError> {
     }
 }
 
-fn read_file(path: &Path) -> Result<Vec<Doc>, InputError> {
-    if path.is_dir() {
+/// The largest input file (and render request) read: `--max-request-size`.
+static MAX_INPUT_SIZE: AtomicUsize = AtomicUsize::new(crate::runtime::DEFAULT_MAX_REQUEST_SIZE);
+
+/// Sets the largest input file (and render request) the process reads.
+pub(crate) fn set_max_input_size(bytes: usize) {
+    MAX_INPUT_SIZE.store(bytes, Ordering::Relaxed);
+}
+
+/// Refuses `len` bytes of `what` over the limit.
+pub(crate) fn check_input_size(len: usize, what: &str) -> Result<(), InputError> {
+    let max = MAX_INPUT_SIZE.load(Ordering::Relaxed);
+    if len > max {
+        return Err(input_error!(
+            "{what} is larger than --max-request-size ({} bytes > {max}): refused unread",
+            if len == usize::MAX {
+                "more".to_string()
+            } else {
+                len.to_string()
+            }
+        ));
+    }
+    Ok(())
+}
+
+/// Reads all of `reader` up to the size limit; stops at the first byte over it.
+pub(crate) fn read_limited(reader: impl std::io::Read, what: &str) -> Result<Vec<u8>, InputError> {
+    use std::io::Read as _;
+    let max = MAX_INPUT_SIZE.load(Ordering::Relaxed);
+    let mut buf = Vec::new();
+    reader
+        .take(u64::try_from(max).unwrap_or(u64::MAX).saturating_add(1))
+        .read_to_end(&mut buf)
+        .map_err(|e| input_error!("cannot read {what}: {}", io_reason(&e)))?;
+    if buf.len() > max {
+        check_input_size(usize::MAX, what)?;
+    }
+    Ok(buf)
+}
+
+/// Reads a whole file, refusing one over the size limit before reading it.
+pub(crate) fn read_file_limited(path: &Path) -> Result<Vec<u8>, InputError> {
+    let cannot =
+        |e: &std::io::Error| input_error!("cannot read {}: {}", path.display(), io_reason(e));
+    let file = std::fs::File::open(path).map_err(|e| cannot(&e))?;
+    let meta = file.metadata().map_err(|e| cannot(&e))?;
+    if meta.is_dir() {
         return Err(input_error!(
             "{} is a directory, expected a file",
             path.display()
         ));
     }
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| input_error!("cannot read {}: {}", path.display(), io_reason(&e)))?;
+    check_input_size(
+        usize::try_from(meta.len()).unwrap_or(usize::MAX),
+        &path.display().to_string(),
+    )?;
+    // A file that grows while read (a pipe, /dev/zero) is still cut at the limit.
+    read_limited(file, &path.display().to_string())
+}
+
+fn read_file(path: &Path) -> Result<Vec<Doc>, InputError> {
+    let bytes = read_file_limited(path)?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        input_error!(
+            "cannot read {}: stream did not contain valid UTF-8",
+            path.display()
+        )
+    })?;
     let is_json = path.extension().is_some_and(|e| e == "json");
     let values = if is_json {
         parse_json_stream(&text).map_err(|e| input_error!("{}:{e}", path.display()))?
@@ -440,81 +503,164 @@ impl<'de> Visitor<'de> for NodeVisitor {
     }
 }
 
-/// Writes `v` as a YAML block document the way sigs.k8s.io/yaml does (keys in the order
-/// given: the engine's output is sorted already), ending with a newline.
+/// Writes `v` as a YAML block document the way sigs.k8s.io/yaml does (keys sorted),
+/// ending with a newline.
 pub(crate) fn to_yaml(v: &Value) -> String {
-    let mut out = String::new();
-    match v {
-        Value::Object(m) if !m.is_empty() => write_map(&mut out, m, 0),
-        Value::Array(a) if !a.is_empty() => write_seq(&mut out, a, 0),
+    let text = serde_json::to_vec(v).unwrap_or_default();
+    let mut out = Vec::new();
+    if let Ok(json) = Json::parse(&text) {
+        let _ = write_yaml(&mut out, YamlNode::Json(json));
+    }
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// A document to write as YAML: JSON text (the engine's answer, read in place), or members
+/// the host picks or adds around it.
+pub(crate) enum YamlNode<'a> {
+    Json(Json<'a>),
+    Str(String),
+    /// Members sorted by key.
+    Map(Vec<(Cow<'a, str>, YamlNode<'a>)>),
+}
+
+impl<'a> YamlNode<'a> {
+    /// An object's members as nodes, sorted by key (the last of duplicates kept): the order
+    /// a Go map (and a `serde_json::Map`) writes them in.
+    pub(crate) fn members(json: Json<'a>) -> Vec<(Cow<'a, str>, YamlNode<'a>)> {
+        crate::runtime::json::sorted_members(json)
+            .into_iter()
+            .map(|(k, v)| (k, YamlNode::Json(v)))
+            .collect()
+    }
+}
+
+/// Writes `node` as a YAML block document the way sigs.k8s.io/yaml does, ending with a
+/// newline, without building a tree of it. Nesting costs stack: run it under
+/// [`with_deep_stack`] for documents of unknown depth.
+///
+/// # Errors
+/// Writing to `out` failed.
+pub(crate) fn write_yaml(out: &mut dyn Write, node: YamlNode<'_>) -> std::io::Result<()> {
+    match node {
+        YamlNode::Map(m) if !m.is_empty() => write_map(out, m, 0),
+        YamlNode::Json(j) if j.is_object() && !j.is_empty_container() => {
+            write_map(out, YamlNode::members(j), 0)
+        }
+        YamlNode::Json(j) if j.is_array() && !j.is_empty_container() => write_seq(out, j, 0),
         scalar => {
-            out.push_str(&scalar_text(scalar));
-            out.push('\n');
+            write_scalar(out, &scalar)?;
+            out.write_all(b"\n")
         }
     }
-    out
 }
 
-fn write_map(out: &mut String, m: &Map<String, Value>, indent: usize) {
+/// Runs `f` on a thread with a stack for any nesting the engine can answer with (field
+/// paths may nest deeper than requests); only the pages used count as memory.
+pub(crate) fn with_deep_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(256 << 20)
+            .spawn_scoped(s, f)
+            .expect("cannot start the output thread")
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e))
+    })
+}
+
+fn indent_to(out: &mut dyn Write, indent: usize) -> std::io::Result<()> {
+    const SPACES: &[u8; 64] = &[b' '; 64];
+    let mut left = indent;
+    while left > 0 {
+        let n = left.min(SPACES.len());
+        out.write_all(&SPACES[..n])?;
+        left -= n;
+    }
+    Ok(())
+}
+
+fn write_map(
+    out: &mut dyn Write,
+    m: Vec<(Cow<'_, str>, YamlNode<'_>)>,
+    indent: usize,
+) -> std::io::Result<()> {
     for (k, v) in m {
-        out.push_str(&" ".repeat(indent));
-        out.push_str(&yaml_string(k));
-        out.push(':');
-        write_child(out, v, indent, false);
+        indent_to(out, indent)?;
+        out.write_all(yaml_string(&k).as_bytes())?;
+        out.write_all(b":")?;
+        write_child(out, v, indent, false)?;
     }
+    Ok(())
 }
 
-fn write_seq(out: &mut String, a: &[Value], indent: usize) {
-    for v in a {
-        out.push_str(&" ".repeat(indent));
-        out.push('-');
-        write_child(out, v, indent, true);
+fn write_seq(out: &mut dyn Write, a: Json<'_>, indent: usize) -> std::io::Result<()> {
+    for v in a.items() {
+        indent_to(out, indent)?;
+        out.write_all(b"-")?;
+        write_child(out, YamlNode::Json(v), indent, true)?;
     }
+    Ok(())
 }
 
 /// The value after `key:` or `-`. Nested maps go on the next line indented by two, nested
 /// sequences under a key at the same indentation (go-yaml's style); items of a sequence
 /// start on the dash line.
-fn write_child(out: &mut String, v: &Value, indent: usize, in_seq: bool) {
-    match v {
-        Value::Object(m) if !m.is_empty() => {
-            if in_seq {
-                out.push(' ');
-                let mut first = true;
-                for (k, val) in m {
-                    if !first {
-                        out.push_str(&" ".repeat(indent + 2));
-                    }
-                    first = false;
-                    out.push_str(&yaml_string(k));
-                    out.push(':');
-                    write_child(out, val, indent + 2, false);
-                }
-            } else {
-                out.push('\n');
-                write_map(out, m, indent + 2);
-            }
-        }
-        Value::Array(a) if !a.is_empty() => {
-            out.push('\n');
-            write_seq(out, a, if in_seq { indent + 2 } else { indent });
+fn write_child(
+    out: &mut dyn Write,
+    v: YamlNode<'_>,
+    indent: usize,
+    in_seq: bool,
+) -> std::io::Result<()> {
+    let map = match v {
+        YamlNode::Map(m) if !m.is_empty() => m,
+        YamlNode::Json(j) if j.is_object() && !j.is_empty_container() => YamlNode::members(j),
+        YamlNode::Json(j) if j.is_array() && !j.is_empty_container() => {
+            out.write_all(b"\n")?;
+            return write_seq(out, j, if in_seq { indent + 2 } else { indent });
         }
         scalar => {
-            out.push(' ');
-            out.push_str(&scalar_text(scalar));
-            out.push('\n');
+            out.write_all(b" ")?;
+            write_scalar(out, &scalar)?;
+            return out.write_all(b"\n");
         }
+    };
+    if !in_seq {
+        out.write_all(b"\n")?;
+        return write_map(out, map, indent + 2);
     }
+    out.write_all(b" ")?;
+    let mut first = true;
+    for (k, val) in map {
+        if !first {
+            indent_to(out, indent + 2)?;
+        }
+        first = false;
+        out.write_all(yaml_string(&k).as_bytes())?;
+        out.write_all(b":")?;
+        write_child(out, val, indent + 2, false)?;
+    }
+    Ok(())
 }
 
-fn scalar_text(v: &Value) -> String {
-    match v {
-        Value::Null => "null".into(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => n.to_string(),
-        Value::String(s) => yaml_string(s),
-        Value::Object(_) => "{}".into(),
-        Value::Array(_) => "[]".into(),
+fn write_scalar(out: &mut dyn Write, v: &YamlNode<'_>) -> std::io::Result<()> {
+    let json = match v {
+        YamlNode::Str(s) => return out.write_all(yaml_string(s).as_bytes()),
+        YamlNode::Map(_) => return out.write_all(b"{}"),
+        YamlNode::Json(j) => *j,
+    };
+    if json.is_object() {
+        out.write_all(b"{}")
+    } else if json.is_array() {
+        out.write_all(b"[]")
+    } else if let Some(s) = json.as_str() {
+        out.write_all(yaml_string(&s).as_bytes())
+    } else if matches!(json.text().first(), Some(b'-' | b'0'..=b'9')) {
+        // serde_json's reading and printing of numbers (shortest float that round-trips).
+        match crate::runtime::json::number(json.text()) {
+            Some(n) => out.write_all(n.to_string().as_bytes()),
+            None => out.write_all(json.text()),
+        }
+    } else {
+        out.write_all(json.text())
     }
 }
 

@@ -135,3 +135,62 @@ fn missing_site_is_a_usage_error() {
     assert_eq!(code, 2);
     assert!(err.contains("has no index.html"), "{err}");
 }
+
+#[test]
+fn idle_connections_are_capped() {
+    let dir = temp_dir("playground-cap");
+    let site = dir.join("dist");
+    std::fs::create_dir_all(&site).unwrap();
+    write(
+        &site,
+        "index.html",
+        "<!doctype html><title>xprender</title>",
+    );
+    let mut child = xprender()
+        .args(["playground", "--port", "0", "--dir"])
+        .arg(&site)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let _server = Server(child);
+    let addr = line
+        .trim()
+        .trim_start_matches("xprender playground: http://")
+        .trim_end_matches('/')
+        .to_owned();
+
+    // 64 connections that never send a request hold every slot...
+    let idle: Vec<TcpStream> = (0..64)
+        .map(|_| TcpStream::connect(&addr).unwrap())
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    // ...so the next one is refused at once rather than given a thread (the answer comes
+    // before any request is sent).
+    let mut refused = TcpStream::connect(&addr).unwrap();
+    let mut response = String::new();
+    refused.read_to_string(&mut response).unwrap();
+    assert!(
+        response.starts_with("HTTP/1.1 503 Service Unavailable\r\n"),
+        "{response}"
+    );
+    assert!(
+        response.ends_with("\r\n\r\ntoo many connections\n"),
+        "{response}"
+    );
+    // Once they go, the site is served again.
+    drop(idle);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let (status, _, _) = get(&addr, "/");
+        if status == "HTTP/1.1 200 OK" {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "still {status}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}

@@ -299,3 +299,160 @@ impl Scanner {
         Err(error(c, "looking for beginning of object key string"))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::syntax_error;
+
+    /// Go's `json.Unmarshal` syntax errors (message, `SyntaxError.Offset - 1`).
+    #[test]
+    fn go_wording_and_offsets() {
+        let cases: &[(&str, Option<(&str, usize)>)] = &[
+            ("{}", None),
+            (" [1, 2.5e-3, \"x\", true, null] ", None),
+            ("", Some(("unexpected end of JSON input", 0))),
+            ("   ", Some(("unexpected end of JSON input", 3))),
+            ("[1,", Some(("unexpected end of JSON input", 3))),
+            (
+                "x",
+                Some(("invalid character 'x' looking for beginning of value", 0)),
+            ),
+            (
+                "[1,]",
+                Some(("invalid character ']' looking for beginning of value", 3)),
+            ),
+            (
+                "{1:2}",
+                Some((
+                    "invalid character '1' looking for beginning of object key string",
+                    1,
+                )),
+            ),
+            (
+                "{\"a\" 1}",
+                Some(("invalid character '1' after object key", 5)),
+            ),
+            (
+                "{\"a\":1 \"b\"}",
+                Some(("invalid character '\"' after object key:value pair", 7)),
+            ),
+            (
+                "[1 2]",
+                Some(("invalid character '2' after array element", 3)),
+            ),
+            (
+                "{} x",
+                Some(("invalid character 'x' after top-level value", 3)),
+            ),
+            (
+                "\"a\u{1}\"",
+                Some(("invalid character '\\x01' in string literal", 2)),
+            ),
+            (
+                "\"\\x\"",
+                Some(("invalid character 'x' in string escape code", 2)),
+            ),
+            (
+                "\"\\u12g4\"",
+                Some((
+                    "invalid character 'g' in \\u hexadecimal character escape",
+                    5,
+                )),
+            ),
+            (
+                "01",
+                Some(("invalid character '1' after top-level value", 1)),
+            ),
+            ("-x", Some(("invalid character 'x' in numeric literal", 1))),
+            (
+                "1.x",
+                Some((
+                    "invalid character 'x' after decimal point in numeric literal",
+                    2,
+                )),
+            ),
+            (
+                "1ex",
+                Some(("invalid character 'x' in exponent of numeric literal", 2)),
+            ),
+            // At the end Go feeds one space: a literal or number cut short says so.
+            (
+                "tru",
+                Some(("invalid character ' ' in literal true (expecting 'e')", 3)),
+            ),
+            (
+                "1.",
+                Some((
+                    "invalid character ' ' after decimal point in numeric literal",
+                    2,
+                )),
+            ),
+            (
+                "trux",
+                Some(("invalid character 'x' in literal true (expecting 'e')", 3)),
+            ),
+            (
+                "nul1",
+                Some(("invalid character '1' in literal null (expecting 'l')", 3)),
+            ),
+            (
+                "'a'",
+                Some(("invalid character '\\'' looking for beginning of value", 0)),
+            ),
+            ("[\"a\",\"", Some(("unexpected end of JSON input", 6))),
+        ];
+        let mut wrong = Vec::new();
+        for (text, want) in cases {
+            let got = syntax_error(text.as_bytes());
+            let got = got.as_ref().map(|(m, at)| (m.as_str(), *at));
+            if got != *want {
+                wrong.push(format!("{text:?}: got {got:?}, want {want:?}"));
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    #[test]
+    fn depth_is_bounded_like_go() {
+        let ok = "[".repeat(10_000) + &"]".repeat(10_000);
+        assert_eq!(syntax_error(ok.as_bytes()), None);
+        let deep = "[".repeat(10_001);
+        assert_eq!(
+            syntax_error(deep.as_bytes()),
+            Some((
+                "invalid character '[' exceeded max depth".to_owned(),
+                10_000
+            ))
+        );
+    }
+
+    /// "Both readers refuse the same texts": the scanner only words what the reader refused.
+    #[test]
+    fn agrees_with_the_reader_on_acceptance() {
+        use crate::value::read::{Numbers, read};
+        for text in [
+            "{}",
+            "[1,2]",
+            "{\"a\":[true,false,null]}",
+            "\"\\ud800\"",
+            "1e5",
+            "-0.0",
+            "[",
+            "]",
+            "{\"a\"}",
+            "[1,]",
+            "01",
+            "1.",
+            "\"\\u00\"",
+            "\u{feff}1",
+            "nulll",
+            "[1]x",
+            "\"\t\"",
+            "{\"a\":1,}",
+        ] {
+            let reader = read(text, Numbers::Floats, 10_000).is_ok();
+            let scanner = syntax_error(text.as_bytes()).is_none();
+            assert_eq!(reader, scanner, "{text:?}");
+        }
+    }
+}

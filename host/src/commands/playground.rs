@@ -7,9 +7,15 @@ use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use crate::io::input_error;
+
+/// Connections served at once; each holds a thread for at most the 10 s read timeout plus
+/// the response, and reads at most a 16 KiB request head.
+const MAX_CONNECTIONS: usize = 64;
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct PlaygroundArgs {
@@ -41,11 +47,26 @@ pub(crate) fn run(args: &PlaygroundArgs) -> anyhow::Result<ExitCode> {
     println!("xprender playground: http://{addr}/");
     eprintln!("serving {} (Ctrl-C to stop)", root.display());
     std::io::stdout().flush()?;
+    let open = Arc::new(AtomicUsize::new(0));
     for stream in listener.incoming() {
-        let Ok(stream) = stream else { continue };
+        let Ok(mut stream) = stream else { continue };
+        // A flood of idle connections must not pile up threads: past the cap, refuse at once.
+        if open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
+            open.fetch_sub(1, Ordering::SeqCst);
+            let _ = respond(
+                &mut stream,
+                "503 Service Unavailable",
+                "text/plain; charset=utf-8",
+                b"too many connections\n",
+                true,
+            );
+            continue;
+        }
         let root = root.clone();
+        let open = Arc::clone(&open);
         std::thread::spawn(move || {
             let _ = serve(stream, &root);
+            open.fetch_sub(1, Ordering::SeqCst);
         });
     }
     Ok(ExitCode::from(super::EXIT_OK))

@@ -1,16 +1,16 @@
 //! `xprender render`: assemble a render request from files, run the engine sandboxed, print.
 
-use std::io::{Read as _, Write as _};
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::Context as _;
 use base64::Engine as _;
 use serde_json::{Map, Value, json};
 
 use super::{EXIT_OK, EXIT_RENDER, RenderFailed};
-use crate::io::{self, Doc, InputError, input_error, lookup};
+use crate::io::{self, Doc, InputError, YamlNode, input_error, lookup};
+use crate::runtime::json::{Json, sorted_members};
 use crate::runtime::{self, Limits, Runtime};
 use crate::{select, trace};
 
@@ -148,6 +148,10 @@ pub(crate) struct RenderArgs {
     /// Time limit of the render, e.g. 2s, 500ms.
     #[arg(long, value_name = "DURATION", default_value = "2s", value_parser = parse_duration)]
     pub(crate) timeout: Duration,
+    /// Largest request the host accepts (each input file, and the request assembled from
+    /// them), e.g. 64MiB; larger ones are refused before they are read.
+    #[arg(long, value_name = "SIZE", default_value = "64MiB", value_parser = parse_size)]
+    pub(crate) max_request_size: usize,
     /// Run another build of the engine's core module instead of the bundled one.
     #[arg(long, value_name = "PATH.wasm")]
     pub(crate) engine: Option<PathBuf>,
@@ -169,28 +173,19 @@ pub(crate) fn run(args: &RenderArgs) -> anyhow::Result<ExitCode> {
         max_memory: args.max_memory,
         timeout: args.timeout,
     };
+    io::set_max_input_size(args.max_request_size);
     let (request, plan) = match (&args.request, &args.cluster) {
         (Some(source), _) => raw_request(source)?,
         (None, Some(target)) => cluster_request(args, target)?,
         (None, None) => build_request(args)?,
     };
-    let started = std::time::Instant::now();
-    let runtime = load_runtime(args.engine.as_deref())?;
-    crate::debug!(
-        "engine module {:?} in {:?}",
-        runtime.source(),
-        started.elapsed()
-    );
-    let started = std::time::Instant::now();
-    let response = runtime
-        .render(&request, limits)
-        .map_err(|e| RenderFailed(e.to_string()))?;
-    crate::debug!(
-        "render of {} request bytes in {:?}",
-        request.len(),
-        started.elapsed()
-    );
-    let doc: Value = crate::runtime::parse_response(&response).map_err(|e| {
+    io::check_input_size(request.len(), "the render request")?;
+    let response = match runtime::precheck(&request) {
+        Some(refusal) => refusal.into_bytes(),
+        None => render_sandboxed(args, limits, &request)?,
+    };
+    // The answer is read in place: no tree of it is built, however large it is.
+    let doc = Json::parse(&response).map_err(|e| {
         RenderFailed(format!(
             "the engine returned invalid JSON ({e}); this is a bug in the engine"
         ))
@@ -203,7 +198,7 @@ pub(crate) fn run(args: &RenderArgs) -> anyhow::Result<ExitCode> {
             stderr.write_all(b"\n")?;
             return Ok(ExitCode::from(EXIT_RENDER));
         }
-        return Err(RenderFailed(describe_error(err)).into());
+        return Err(RenderFailed(describe_error(&err.to_value())).into());
     }
 
     let color = trace::Color::for_stderr();
@@ -211,34 +206,39 @@ pub(crate) fn run(args: &RenderArgs) -> anyhow::Result<ExitCode> {
         && args.output == OutputFormat::Yaml
         && let Some(t) = doc.get("trace")
     {
-        eprint!("{}", trace::render(t, color));
+        eprint!("{}", trace::render(&t.to_value(), color));
     }
     // A paused XR gets the notice below instead of the engine's result saying the same.
+    let results = doc.get("results").map_or(Value::Null, Json::to_value);
     let fatal = report_results(
-        &doc,
+        &results,
         args.output == OutputFormat::Yaml && !plan.paused,
         color,
     );
 
     // A native reconcile that failed after the apply still shows what Crossplane applied.
-    let applied = fatal.is_some() && has_resources(&doc);
-    let mut stdout = std::io::stdout().lock();
+    let applied = fatal.is_some() && has_resources(doc);
+    let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout());
     match args.output {
         OutputFormat::Json => {
             stdout.write_all(&response)?;
             stdout.write_all(b"\n")?;
         }
         OutputFormat::Yaml if (fatal.is_none() || applied) && !plan.paused => {
-            let stream = yaml_stream(&doc, &plan, args.include_full_xr);
-            stdout.write_all(stream.as_bytes())?;
-            for d in super::crossplane_render::extra_documents(&doc, &args.crossplane) {
-                stdout.write_all(format!("---\n{}", io::to_yaml(&d)).as_bytes())?;
-            }
             if args.validate {
+                // The report checks the stream as written, so it is kept for the check.
+                let mut stream = Vec::new();
+                io::with_deep_stack(|| yaml_stream(doc, &plan, args.include_full_xr, &mut stream))?;
+                stdout.write_all(&stream)?;
+                write_extra_documents(doc, args, &mut stdout)?;
                 stdout.flush()?;
+                let stream = String::from_utf8_lossy(&stream);
                 if super::validate::check_rendered(&stream, &validation_schemas(args)?)? {
                     return Err(RenderFailed("the rendered resources are not valid".into()).into());
                 }
+            } else {
+                io::with_deep_stack(|| yaml_stream(doc, &plan, args.include_full_xr, &mut stdout))?;
+                write_extra_documents(doc, args, &mut stdout)?;
             }
         }
         OutputFormat::Yaml => {}
@@ -261,10 +261,32 @@ pub(crate) fn run(args: &RenderArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// Whether an Output has composed resources (a failed one has them only when they were applied).
-fn has_resources(doc: &Value) -> bool {
+fn has_resources(doc: Json<'_>) -> bool {
     doc.get("resources")
-        .and_then(Value::as_object)
-        .is_some_and(|r| !r.is_empty())
+        .is_some_and(|r| r.is_object() && !r.is_empty_container())
+}
+
+/// `crossplane render`'s Result and Context documents (-r, -c), after the composed resources.
+fn write_extra_documents(
+    doc: Json<'_>,
+    args: &RenderArgs,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    if !args.crossplane.include_function_results && !args.crossplane.include_context {
+        return Ok(());
+    }
+    // Only the members these documents read are turned into values.
+    let mut members = serde_json::Map::new();
+    for key in ["results", "context"] {
+        if let Some(v) = doc.get(key) {
+            members.insert(key.to_owned(), v.to_value());
+        }
+    }
+    let output = Value::Object(members);
+    for d in super::crossplane_render::extra_documents(&output, &args.crossplane) {
+        out.write_all(format!("---\n{}", io::to_yaml(&d)).as_bytes())?;
+    }
+    Ok(())
 }
 
 /// The documents whose CRDs and XRDs `--validate` uses.
@@ -286,10 +308,31 @@ fn validation_schemas(args: &RenderArgs) -> anyhow::Result<Vec<Doc>> {
     Ok(docs)
 }
 
+/// The engine's answer to `request`, run in the wasmtime sandbox.
+fn render_sandboxed(args: &RenderArgs, limits: Limits, request: &[u8]) -> anyhow::Result<Vec<u8>> {
+    let started = std::time::Instant::now();
+    let runtime = load_runtime(args.engine.as_deref())?;
+    crate::debug!(
+        "engine module {:?} in {:?}",
+        runtime.source(),
+        started.elapsed()
+    );
+    let started = std::time::Instant::now();
+    let response = runtime
+        .render(request, limits)
+        .map_err(|e| RenderFailed(e.to_string()))?;
+    crate::debug!(
+        "render of {} request bytes in {:?}",
+        request.len(),
+        started.elapsed()
+    );
+    Ok(response)
+}
+
 /// What the output step needs to know about the request.
 struct Plan {
-    /// The input XR (for the partial XR output).
-    xr: Value,
+    /// The input XR's JSON text (for the partial XR output).
+    xr: Vec<u8>,
     /// Composed resource names in Composition order.
     order: Vec<String>,
     paused: bool,
@@ -300,9 +343,16 @@ impl Plan {
         let paused = lookup(&xr, &["metadata", "annotations", "crossplane.io/paused"])
             .and_then(Value::as_str)
             == Some("true");
-        let mut order = resource_order(composition);
+        let mut order = serde_json::to_vec(composition)
+            .ok()
+            .and_then(|c| Json::parse(&c).ok().map(resource_order))
+            .unwrap_or_default();
         super::crossplane_render::pipeline_order(composition, &mut order);
-        Plan { order, xr, paused }
+        Plan {
+            order,
+            xr: serde_json::to_vec(&xr).unwrap_or_default(),
+            paused,
+        }
     }
 }
 
@@ -322,20 +372,22 @@ fn load_runtime(engine: Option<&Path>) -> anyhow::Result<Runtime> {
 
 fn raw_request(source: &str) -> anyhow::Result<(Vec<u8>, Plan)> {
     let bytes = if source == "-" {
-        let mut buf = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut buf)
-            .context("cannot read the request from stdin")?;
-        buf
+        io::read_limited(std::io::stdin().lock(), "the request on stdin")?
     } else {
-        std::fs::read(source).map_err(|e| input_error!("cannot read {source}: {e}"))?
+        io::read_file_limited(Path::new(source))?
     };
-    // The engine judges the request; the host only peeks for output ordering.
-    let parsed: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-    let xr = parsed.get("xr").cloned().unwrap_or(Value::Null);
-    let composition = parsed.get("composition").cloned().unwrap_or(Value::Null);
-    let mut plan = Plan::new(xr, &composition);
-    plan.paused = false; // the engine's Output says what it rendered
+    // The engine judges the request; the host only peeks (in place) for output ordering.
+    let parsed = Json::parse(&bytes).ok();
+    let plan = Plan {
+        xr: parsed
+            .and_then(|r| r.get("xr"))
+            .map_or_else(|| b"null".to_vec(), |x| x.text().to_vec()),
+        order: parsed
+            .and_then(|r| r.get("composition"))
+            .map(resource_order)
+            .unwrap_or_default(),
+        paused: false, // the engine's Output says what it rendered
+    };
     Ok((bytes, plan))
 }
 
@@ -611,117 +663,166 @@ fn merge(dst: &mut Value, src: &Value) {
 }
 
 /// Resource names in the order the Composition lists them (classic or P&T pipeline steps).
-fn resource_order(composition: &Value) -> Vec<String> {
+fn resource_order(composition: Json<'_>) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
-    let mut add = |resources: Option<&Value>| {
-        for r in resources.and_then(Value::as_array).into_iter().flatten() {
-            if let Some(n) = r.get("name").and_then(Value::as_str)
-                && !names.iter().any(|m| m == n)
+    let mut seen = std::collections::HashSet::new();
+    let mut add = |resources: Option<Json<'_>>| {
+        for r in resources.into_iter().flat_map(Json::items) {
+            if let Some(n) = r.get("name").and_then(Json::as_str)
+                && seen.insert(n.to_string())
             {
-                names.push(n.to_owned());
+                names.push(n.into_owned());
             }
         }
     };
-    add(lookup(composition, &["spec", "resources"]));
-    for step in lookup(composition, &["spec", "pipeline"])
-        .and_then(Value::as_array)
+    add(composition.lookup(&["spec", "resources"]));
+    for step in composition
+        .lookup(&["spec", "pipeline"])
         .into_iter()
-        .flatten()
+        .flat_map(Json::items)
     {
-        add(lookup(step, &["input", "resources"]));
+        add(step.lookup(&["input", "resources"]));
     }
     names
 }
 
 /// The YAML stream: the XR, then each composed resource, every document after `---`.
-fn yaml_stream(output: &Value, plan: &Plan, include_full_xr: bool) -> String {
-    let mut out = String::new();
+fn yaml_stream(
+    output: Json<'_>,
+    plan: &Plan,
+    include_full_xr: bool,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     if let Some(xr) = output.get("composite") {
-        out.push_str("---\n");
+        out.write_all(b"---\n")?;
         let xr = if include_full_xr {
-            xr.clone()
+            YamlNode::Json(xr)
         } else {
-            partial_xr(xr, &plan.xr)
+            partial_xr(xr, Json::parse(&plan.xr).ok())
         };
-        out.push_str(&io::to_yaml(&xr));
+        io::write_yaml(out, xr)?;
     }
-    let Some(resources) = output.get("resources").and_then(Value::as_object) else {
-        return out;
+    let Some(resources) = output.get("resources").filter(|r| r.is_object()) else {
+        return Ok(());
     };
-    let mut names: Vec<&String> = plan
+    let resources = sorted_members(resources);
+    let find = |name: &str| {
+        resources
+            .binary_search_by(|(k, _)| k.as_ref().cmp(name))
+            .ok()
+            .map(|i| resources[i].1)
+    };
+    let ordered: std::collections::HashSet<&str> = plan.order.iter().map(String::as_str).collect();
+    let names = plan
         .order
         .iter()
-        .filter(|n| resources.contains_key(*n))
-        .collect();
-    names.extend(resources.keys().filter(|k| !plan.order.contains(k)));
+        .map(String::as_str)
+        .filter(|n| find(n).is_some())
+        .chain(
+            resources
+                .iter()
+                .map(|(k, _)| k.as_ref())
+                .filter(|k| !ordered.contains(k)),
+        );
     for name in names {
-        let Some(resource) = resources.get(name).and_then(|r| r.get("resource")) else {
+        let Some(resource) = find(name).and_then(|r| r.get("resource")) else {
             continue;
         };
-        let mut resource = resource.clone();
-        ensure_annotation(&mut resource, name);
-        out.push_str("---\n");
-        out.push_str(&io::to_yaml(&resource));
+        out.write_all(b"---\n")?;
+        io::write_yaml(out, with_annotation(resource, name))?;
     }
-    out
+    Ok(())
 }
 
 /// What `crossplane render` prints of the XR without --include-full-xr: its identity, its
 /// status, and the spec fields the render changed.
-fn partial_xr(desired: &Value, input: &Value) -> Value {
-    let mut out = Map::new();
+fn partial_xr<'a>(desired: Json<'a>, input: Option<Json<'_>>) -> YamlNode<'a> {
+    let mut out = Vec::new();
     for key in ["apiVersion", "kind"] {
         if let Some(v) = desired.get(key) {
-            out.insert(key.into(), v.clone());
+            out.push((key.into(), YamlNode::Json(v)));
         }
     }
-    let mut meta = Map::new();
+    let mut meta = Vec::new();
     for key in ["name", "namespace"] {
-        if let Some(v) = lookup(desired, &["metadata", key]) {
-            meta.insert(key.into(), v.clone());
+        if let Some(v) = desired.lookup(&["metadata", key]) {
+            meta.push((key.into(), YamlNode::Json(v)));
         }
     }
-    out.insert("metadata".into(), Value::Object(meta));
-    if let Some(spec) = desired.get("spec").and_then(Value::as_object) {
-        let before = input.get("spec");
-        let changed: Map<String, Value> = spec
-            .iter()
-            .filter(|(k, v)| before.and_then(|b| b.get(k.as_str())) != Some(*v))
-            .map(|(k, v)| (k.clone(), v.clone()))
+    out.push(("metadata".into(), YamlNode::Map(meta)));
+    if let Some(spec) = desired.get("spec").filter(|s| s.is_object()) {
+        let before = input
+            .and_then(|i| i.get("spec"))
+            .map(sorted_members)
+            .unwrap_or_default();
+        let changed: Vec<_> = sorted_members(spec)
+            .into_iter()
+            .filter(|(k, v)| {
+                before
+                    .binary_search_by(|(b, _)| b.cmp(k))
+                    .map_or(true, |i| !before[i].1.same(*v))
+            })
+            .map(|(k, v)| (k, YamlNode::Json(v)))
             .collect();
         if !changed.is_empty() {
-            out.insert("spec".into(), Value::Object(changed));
+            out.push(("spec".into(), YamlNode::Map(changed)));
         }
     }
     if let Some(status) = desired.get("status") {
-        out.insert("status".into(), status.clone());
+        out.push(("status".into(), YamlNode::Json(status)));
     }
-    Value::Object(out)
+    YamlNode::Map(out)
 }
 
-fn ensure_annotation(resource: &mut Value, name: &str) {
-    let Some(obj) = resource.as_object_mut() else {
-        return;
-    };
-    let meta = obj.entry("metadata").or_insert_with(|| json!({}));
-    let Some(meta) = meta.as_object_mut() else {
-        return;
-    };
-    let annotations = meta.entry("annotations").or_insert_with(|| json!({}));
-    if let Some(a) = annotations.as_object_mut() {
-        a.entry(RESOURCE_NAME).or_insert_with(|| name.into());
+/// The resource with the composition-resource-name annotation `crossplane render` adds when
+/// it is missing.
+fn with_annotation<'a>(resource: Json<'a>, name: &str) -> YamlNode<'a> {
+    /// `members` with `key` set to what `f` makes of its current value (`None` leaves it).
+    fn edit<'a>(
+        mut members: Vec<(std::borrow::Cow<'a, str>, YamlNode<'a>)>,
+        key: &'a str,
+        f: impl FnOnce(Option<Json<'a>>) -> Option<YamlNode<'a>>,
+    ) -> YamlNode<'a> {
+        match members.binary_search_by(|(k, _)| k.as_ref().cmp(key)) {
+            Ok(i) => {
+                if let YamlNode::Json(current) = members[i].1
+                    && let Some(new) = f(Some(current))
+                {
+                    members[i].1 = new;
+                }
+            }
+            Err(i) => {
+                if let Some(new) = f(None) {
+                    members.insert(i, (key.into(), new));
+                }
+            }
+        }
+        YamlNode::Map(members)
     }
+    if !resource.is_object() {
+        return YamlNode::Json(resource);
+    }
+    let annotate = |annotations: Option<Json<'a>>| match annotations {
+        None => Some(YamlNode::Map(vec![(
+            RESOURCE_NAME.into(),
+            YamlNode::Str(name.into()),
+        )])),
+        Some(a) if a.is_object() => Some(edit(YamlNode::members(a), RESOURCE_NAME, |v| {
+            v.is_none().then(|| YamlNode::Str(name.into()))
+        })),
+        Some(_) => None,
+    };
+    edit(YamlNode::members(resource), "metadata", |meta| match meta {
+        None => Some(YamlNode::Map(vec![("annotations".into(), annotate(None)?)])),
+        Some(m) if m.is_object() => Some(edit(YamlNode::members(m), "annotations", annotate)),
+        Some(_) => None,
+    })
 }
 
 /// Prints Warning/Normal results on stderr (YAML mode); returns the first Fatal one.
-fn report_results(output: &Value, print: bool, color: trace::Color) -> Option<String> {
+fn report_results(results: &Value, print: bool, color: trace::Color) -> Option<String> {
     let mut fatal = None;
-    for r in output
-        .get("results")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
+    for r in results.as_array().into_iter().flatten() {
         let severity = r
             .get("severity")
             .and_then(Value::as_str)

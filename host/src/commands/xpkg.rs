@@ -22,6 +22,10 @@ pub(crate) struct FetchArgs {
     /// Largest total of decompressed layer content accepted, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_unpacked_bytes)]
     pub(crate) max_unpacked_size: u64,
+    /// Longest wait for the registry: to connect, and between two reads of an answer
+    /// (seconds).
+    #[arg(long, value_name = "SECONDS", default_value_t = xpkg::DEFAULT_REGISTRY_TIMEOUT.as_secs())]
+    pub(crate) registry_timeout: u64,
 }
 
 impl FetchArgs {
@@ -32,6 +36,7 @@ impl FetchArgs {
                 .cache_dir
                 .clone()
                 .unwrap_or_else(xpkg::Cache::default_dir),
+            timeout: std::time::Duration::from_secs(self.registry_timeout.max(1)),
             limits: Limits {
                 max_layer_bytes: self.max_layer_size,
                 max_unpacked_bytes: self.max_unpacked_size,

@@ -5,8 +5,10 @@
 
 mod cache;
 mod guest;
+pub(crate) mod json;
 mod limits;
 mod pool;
+mod precheck;
 
 use std::fmt;
 use std::path::Path;
@@ -17,6 +19,7 @@ use wasmtime::{Config, Engine, InstancePre, Linker, Module, OptLevel, Store};
 pub(crate) use cache::{Source, default_dir as default_cache_dir, hex};
 pub(crate) use limits::Limits;
 pub(crate) use pool::Pool;
+pub(crate) use precheck::{DEFAULT_MAX_REQUEST_SIZE, precheck};
 
 /// The core module built from this commit (see `build.rs`).
 pub(crate) static BUNDLED_ENGINE: &[u8] = include_bytes!(env!("XPRENDER_CORE_WASM"));

@@ -33,7 +33,12 @@ pub(crate) struct Options {
     pub(crate) insecure: bool,
     pub(crate) cache_dir: PathBuf,
     pub(crate) limits: Limits,
+    /// Longest wait for a registry to accept a connection, and between two reads of an answer.
+    pub(crate) timeout: std::time::Duration,
 }
+
+/// `--registry-timeout` by default: a registry that stalls this long is given up on.
+pub(crate) const DEFAULT_REGISTRY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
 impl Default for Options {
     fn default() -> Self {
@@ -41,6 +46,7 @@ impl Default for Options {
             insecure: false,
             cache_dir: Cache::default_dir(),
             limits: Limits::default(),
+            timeout: DEFAULT_REGISTRY_TIMEOUT,
         }
     }
 }

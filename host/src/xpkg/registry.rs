@@ -75,6 +75,9 @@ impl Registry {
         };
         let client = Client::new(ClientConfig {
             protocol,
+            // A registry that stops answering must not hang the pull.
+            read_timeout: Some(opts.timeout),
+            connect_timeout: Some(opts.timeout),
             ..Default::default()
         });
         let rt = tokio::runtime::Builder::new_current_thread()

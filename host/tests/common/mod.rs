@@ -40,7 +40,11 @@ pub fn xprender() -> Command {
 }
 
 fn raw_command() -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_xprender"));
+    // XPRENDER_TEST_BIN runs another build of the CLI (e.g. a copy taken right after the
+    // build, when several checkouts share one target directory).
+    let bin = std::env::var_os("XPRENDER_TEST_BIN")
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_xprender").into());
+    let mut cmd = Command::new(bin);
     cmd.env("XPRENDER_CACHE_DIR", cache_dir())
         .env_remove("XPRENDER_LOG")
         .env("NO_COLOR", "1")
