@@ -1,7 +1,7 @@
 //! Differential test: Go's standard library (the oracle program in
 //! `tests/go/transform/`) against the engine, for every Go-backed part of the
 //! transforms: strconv, regexp, base64, hashes of JSON, case mapping, strings,
-//! encoding/json errors.
+//! encoding/json errors, and the JSON round trip of a field-path write.
 //!
 //! Needs `$GO` (scripts/lib.sh `need_go` sets it); `scripts/test` runs it.
 //! Crossplane v1.14 and function-patch-and-transform v0.10 were built with Go
@@ -140,6 +140,31 @@ fn cases() -> Vec<Json> {
     ];
     for a in fmts {
         c.push(json!({"op": "format_float", "a": a}));
+    }
+    // Field-path writes: whole floats come back as the integer Go's shortest
+    // JSON digits spell, when that fits int64.
+    let writes: [f64; 18] = [
+        3.0,
+        -0.0,
+        0.5,
+        1e-7,
+        1e20,
+        1e21,
+        1_152_921_504_606_846_976.0,
+        -9_223_372_036_854_775_808.0,
+        9_223_372_036_854_775_808.0,
+        9_223_372_036_854_774_784.0,
+        -9_223_372_036_854_774_784.0,
+        4_611_686_018_427_387_904.0,
+        9_007_199_254_740_993.0,
+        9_007_199_254_740_995.0,
+        123_456_789_012_345_680_000.0,
+        1.234_567_890_123_456_7e18,
+        -1.5e18,
+        999_999_999_999_999_900_000.0,
+    ];
+    for f in writes {
+        c.push(json!({"op": "write_round_trip", "a": format!("{:x}", f.to_bits())}));
     }
     let regexps: &[(&str, &[&str])] = &[
         (
@@ -488,6 +513,15 @@ fn engine(case: &Json) -> Json {
             json!({"type": "Replace", "replace": {"search": b, "replace": cc}}),
             a.into(),
         ),
+        "write_round_trip" => {
+            let f = f64::from_bits(u64::from_str_radix(a, 16).expect("hex bits"));
+            match Value::Float(f).normalize() {
+                Ok(Value::Int(n)) => Ok(json!(format!("int:{n}"))),
+                Ok(Value::Float(g)) => Ok(json!(format!("float:{:x}", g.to_bits()))),
+                Ok(other) => Err(format!("not a number: {other:?}")),
+                Err(e) => Err(e),
+            }
+        }
         "json_object" | "json_array" => t::json_unmarshal(a, case["op"] == "json_object")
             .map(|v| serde_json::from_str(&v.to_json()).expect("engine JSON")),
         op => panic!("unknown op {op}"),

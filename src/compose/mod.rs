@@ -421,7 +421,8 @@ fn finish(mut st: State<'_>, input_xr: Option<Value>) -> Result<Output> {
     // A desired XR whose status a patch made an array (or any non-object)
     // is returned as it is: no condition can be set inside it.
     let status_not_object = sem == Semantics::Function
-        && composite
+        && st
+            .desired_xr
             .get("status")
             .is_some_and(|s| !s.is_null() && s.as_object().is_none());
     if !status_not_object {

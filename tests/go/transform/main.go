@@ -128,6 +128,25 @@ func run(c testCase) answer {
 		return ok(strings.TrimSuffix(c.A, c.B))
 	case "replace":
 		return ok(strings.ReplaceAll(c.A, c.B, c.C))
+	case "write_round_trip":
+		// A field-path write: json.Marshal, then Kubernetes' decoder, which
+		// keeps a literal that parses as int64 an integer.
+		bits, err := strconv.ParseUint(c.A, 16, 64)
+		if err != nil {
+			return fail(err)
+		}
+		b, err := json.Marshal(math.Float64frombits(bits))
+		if err != nil {
+			return fail(err)
+		}
+		if n, err := strconv.ParseInt(string(b), 10, 64); err == nil {
+			return ok("int:" + strconv.FormatInt(n, 10))
+		}
+		f, err := strconv.ParseFloat(string(b), 64)
+		if err != nil {
+			return fail(err)
+		}
+		return ok("float:" + floatBits(f))
 	case "json_object":
 		o := map[string]any{}
 		err := json.Unmarshal([]byte(c.A), &o)
