@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Render benchmarks over benches/workloads/: native (criterion), the shipped core module in
-# wasmtime (criterion; fresh and live instance), and the npm package in Node. Prints the
-# figures; docs/benchmarks.md records them.
+# wasmtime (criterion; fresh and live instance), the npm package in Node, and `function serve`
+# under load over loopback gRPC. Prints the figures; docs/benchmarks.md records them.
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 need_wasm_target
@@ -24,3 +24,6 @@ XPRENDER_WASM="$core" cargo bench --locked -p xprender-host --bench wasm -- \
 step "Node (npm package, nodejs target)"
 scripts/build-web.sh >/dev/null
 node scripts/bench-node.cjs
+
+step "function serve over loopback gRPC (cargo bench -p xprender-host --bench function)"
+cargo bench --locked -p xprender-host --bench function

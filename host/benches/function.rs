@@ -1,6 +1,7 @@
 //! Load benchmark of `xprender function serve` over loopback gRPC: 8 concurrent clients each send
 //! 500 RunFunction requests of a workload (benches/workloads/, as one function-patch-and-transform
-//! step) and the latency percentiles and throughput are printed. Not a timed test: the figures
+//! step) and the latency percentiles and throughput are printed; then one client alone, for the
+//! latency of a request that does not queue. Not a timed test: the figures
 //! go to docs/benchmarks.md. Run with `cargo bench -p xprender-host --bench function`.
 #![allow(clippy::unwrap_used, clippy::print_stdout, clippy::cast_precision_loss)]
 
@@ -27,7 +28,6 @@ mod structs;
 use proto::v1::function_runner_service_client::FunctionRunnerServiceClient;
 use proto::v1::{RequestMeta, Resource, RunFunctionRequest, State};
 
-const CLIENTS: usize = 8;
 const REQUESTS: usize = 500;
 
 fn resource(j: &Json) -> Resource {
@@ -70,7 +70,7 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[i]
 }
 
-async fn load(address: &str, name: &str, req: RunFunctionRequest) {
+async fn load(address: &str, name: &str, clients: usize, req: RunFunctionRequest) {
     let channel = Channel::from_shared(format!("http://{address}"))
         .unwrap()
         .connect()
@@ -92,7 +92,7 @@ async fn load(address: &str, name: &str, req: RunFunctionRequest) {
     let desired = rsp.desired.map_or(0, |d| d.resources.len());
     let start = Instant::now();
     let mut tasks = Vec::new();
-    for _ in 0..CLIENTS {
+    for _ in 0..clients {
         let req = req.clone();
         let channel = Channel::from_shared(format!("http://{address}"))
             .unwrap()
@@ -114,7 +114,7 @@ async fn load(address: &str, name: &str, req: RunFunctionRequest) {
             (latencies, errors)
         }));
     }
-    let mut all = Vec::with_capacity(CLIENTS * REQUESTS);
+    let mut all = Vec::with_capacity(clients * REQUESTS);
     let mut errors = 0;
     for t in tasks {
         let (l, e) = t.await.unwrap();
@@ -124,7 +124,7 @@ async fn load(address: &str, name: &str, req: RunFunctionRequest) {
     let wall = start.elapsed();
     all.sort();
     println!(
-        "{name}: {CLIENTS} clients x {REQUESTS} requests, {desired} desired resources each: \
+        "{name}: {clients} client(s) x {REQUESTS} requests, {desired} desired resources each: \
          p50 {:.3} ms, p99 {:.3} ms, {:.0} requests/s, {errors} errors",
         percentile(&all, 0.50).as_secs_f64() * 1000.0,
         percentile(&all, 0.99).as_secs_f64() * 1000.0,
@@ -161,7 +161,9 @@ fn main() {
     for name in ["small", "medium"] {
         let text = std::fs::read_to_string(format!("{root}/{name}.json")).unwrap();
         let workload: Json = serde_json::from_str(&text).unwrap();
-        rt.block_on(load(&address, name, request(&workload)));
+        for clients in [8, 1] {
+            rt.block_on(load(&address, name, clients, request(&workload)));
+        }
     }
     let _ = server.kill();
     let _ = server.wait();

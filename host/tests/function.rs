@@ -697,8 +697,14 @@ async fn hostile_requests_fail_alone() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn sigterm_stops_the_server_gracefully() {
-    let mut server = Server::start(&["--insecure"]);
+async fn sigterm_lets_the_request_in_flight_finish() {
+    let mut server = Server::start(&[
+        "--insecure",
+        "--timeout",
+        "2s",
+        "--max-recv-message-size",
+        "64",
+    ]);
     let mut client = V1Client::new(server.channel().await);
     check_small(
         &client
@@ -707,11 +713,39 @@ async fn sigterm_stops_the_server_gracefully() {
             .unwrap()
             .into_inner(),
     );
+    // A small request that keeps the engine busy: thousands of 1.9 MB formats.
+    let patches: Vec<Json> = (0..3000)
+        .map(|_| {
+            json!({"type": "FromCompositeFieldPath", "fromFieldPath": "spec.region",
+            "toFieldPath": "spec.x",
+            "transforms": [{"type": "string", "string": {"type": "Format", "fmt": "%1900000s"}}]})
+        })
+        .collect();
+    let mut slow = small_request();
+    slow.input = Some(to_struct(
+        &json!({"resources": [{"name": "bucket", "base": {"kind": "B"}, "patches": patches}]}),
+    ));
+    let in_flight = tokio::spawn(async move { client.run_function(slow).await });
+    tokio::time::sleep(Duration::from_millis(500)).await;
     let status = std::process::Command::new("kill")
         .args(["-TERM", &server.child.id().to_string()])
         .status()
         .unwrap();
     assert!(status.success());
+    // Answered, not cut off: a Fatal result for the time limit, or the desired state.
+    let rsp = in_flight
+        .await
+        .unwrap()
+        .expect("the request in flight is answered")
+        .into_inner();
+    let timed_out = rsp
+        .results
+        .iter()
+        .any(|r| r.message.starts_with("the render timed out after 2s"));
+    let rendered = rsp
+        .desired
+        .is_some_and(|d| d.resources.contains_key("bucket"));
+    assert!(timed_out || rendered, "{:?}", rsp.results);
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     loop {
         if let Some(code) = server.child.try_wait().unwrap() {

@@ -66,7 +66,16 @@ pub(crate) async fn serve(listen: Listen<'_>, service: Service, log: Log) -> any
                     ("tls", json!(listen.tls_certs_dir.is_some())),
                 ],
             );
-            let incoming = tokio_stream::wrappers::TcpListenerStream::new(listener);
+            // Without TCP_NODELAY a small response waits for the client's delayed ACK (40 ms).
+            let incoming = tokio_stream::StreamExt::map(
+                tokio_stream::wrappers::TcpListenerStream::new(listener),
+                |conn| {
+                    if let Ok(c) = &conn {
+                        let _ = c.set_nodelay(true);
+                    }
+                    conn
+                },
+            );
             router
                 .serve_with_incoming_shutdown(incoming, shutdown)
                 .await?;
