@@ -95,6 +95,9 @@ impl Output {
             ready: false,
             results: Vec::new(),
             trace: None,
+            environment: None,
+            context: None,
+            result_steps: false,
             inputs: None,
         };
         for (k, v) in members {
@@ -138,10 +141,27 @@ impl Output {
                                 .unwrap_or_default()
                                 .to_owned(),
                             resource: r.get("resource").and_then(Value::as_str).map(str::to_owned),
+                            patch: match (
+                                r.get("patchIndex"),
+                                r.get("patchType").and_then(Value::as_str),
+                            ) {
+                                (Some(Value::Int(i)), Some(t)) => {
+                                    usize::try_from(*i).ok().map(|i| (i, t.to_owned()))
+                                }
+                                _ => None,
+                            },
+                            field_path: r
+                                .get("fieldPath")
+                                .and_then(Value::as_str)
+                                .map(str::to_owned),
+                            step: r.get("step").and_then(Value::as_str).map(str::to_owned),
                         });
+                        out.result_steps |= r.get("step").is_some();
                     }
                 }
                 ("trace", Value::Array(t)) => out.trace = Some(t),
+                ("environment", v) => out.environment = Some(v),
+                ("context", v) => out.context = Some(v),
                 ("inputs", v) => out.inputs = Some(v),
                 (other, v) => {
                     return Err(format!("{other}: unexpected {} in an Output", v.go_type()));
