@@ -274,11 +274,19 @@ fn render_validate_checks_the_rendered_resources() {
         .position(|l| l.contains("allocatedStorage: 10"))
         .unwrap()
         + 1;
+    // The XRD's defaults make the render change the XR's spec.parameters, so the XR is printed
+    // with them, and its own too-small storageGB is reported beside the composed resource's.
+    let xr_line = stdout
+        .lines()
+        .position(|l| l.contains("storageGB: 10"))
+        .unwrap()
+        + 1;
     assert_eq!(
         stderr,
         format!(
-            "<rendered>:{line}:5: Instance: spec.forProvider.allocatedStorage: Invalid value: 10: spec.forProvider.allocatedStorage in body should be greater than or equal to 20\n\
-             3 objects checked: 2 valid, 1 invalid, 0 without a schema; 1 error, 0 warnings\n\
+            "<rendered>:{xr_line}:5: XPostgreSQLInstance/orders-db: spec.parameters.storageGB: Invalid value: 10: spec.parameters.storageGB in body should be greater than or equal to 20\n\
+             <rendered>:{line}:5: Instance: spec.forProvider.allocatedStorage: Invalid value: 10: spec.forProvider.allocatedStorage in body should be greater than or equal to 20\n\
+             3 objects checked: 1 valid, 2 invalid, 0 without a schema; 2 errors, 0 warnings\n\
              error: the rendered resources are not valid\n"
         )
     );
