@@ -60,10 +60,10 @@ for ex in examples/*/; do
     "$venv/bin/python" - "$seed" "${files[@]}" >"$out/request.json" <<'PY'
 import json, random, sys
 sys.path.insert(0, "examples/hosts/python")
-from render import documents
+from render import OPTIONS, documents
 docs = documents(sys.argv[2:])
 random.Random(int(sys.argv[1])).shuffle(docs)
-print(json.dumps({"documents": docs, "options": {}}))
+print(json.dumps({"documents": docs, "options": OPTIONS}))
 PY
     cli render --request "$out/request.json" --output json >"$out/documents.json"
     "$venv/bin/python" - "$out/files.json" "$out/documents.json" <<'PY' || die "$ex: the documents request (order $seed) renders otherwise than the files"

@@ -43,7 +43,10 @@ function render(wasm, request) {
 }
 
 const [wasmPath, ...paths] = process.argv.slice(2);
-const response = render(readFileSync(wasmPath), JSON.stringify({ documents: documents(paths), options: {} }));
+// The options `xprender render` sends for files (as `crossplane render` does: a fixed condition
+// time, results named by step, the Function context), so both print the same bytes.
+const options = { now: '2024-01-01T00:00:00Z', resultSteps: true, includeContext: true };
+const response = render(readFileSync(wasmPath), JSON.stringify({ documents: documents(paths), options }));
 // `inputs` is the Output's last member: the render itself is what comes before it.
 const cut = response.lastIndexOf(',"inputs":');
 if (response.startsWith('{"error"') || cut < 0) {

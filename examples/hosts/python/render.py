@@ -51,9 +51,14 @@ def render(wasm_path, request):
     return bytes(memory.read(store, out_ptr, out_ptr + out_len))
 
 
+# The options `xprender render` sends for files (as `crossplane render` does: a fixed condition
+# time, results named by step, the Function context), so both print the same bytes.
+OPTIONS = {"now": "2024-01-01T00:00:00Z", "resultSteps": True, "includeContext": True}
+
+
 def main():
     wasm_path, *paths = sys.argv[1:]
-    request = json.dumps({"documents": documents(paths), "options": {}}, ensure_ascii=False)
+    request = json.dumps({"documents": documents(paths), "options": OPTIONS}, ensure_ascii=False)
     response = render(wasm_path, request.encode("utf-8")).decode("utf-8")
     # `inputs` is the Output's last member: the render itself is what comes before it.
     cut = response.rfind(',"inputs":')
