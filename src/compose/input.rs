@@ -366,31 +366,8 @@ fn decode_observed(d: Dec, v: Value) -> Result<Observed> {
         for (name, r) in rs {
             let rat = At::Key(&rsat, &name);
             let rm = d.object(&r, &rat)?;
-            let resource = member(rm, "resource").ok_or_else(|| {
-                Error::new(
-                    ErrorKind::InvalidRequest,
-                    format!("{rat}.resource: required value"),
-                )
-            })?;
-            d.object(resource, &At::Key(&rat, "resource"))?;
-            let mut connection_details = Details::new();
-            if let Some(cd) = d.opt_obj(rm, "connectionDetails", &rat)? {
-                let cdat = At::Key(&rat, "connectionDetails");
-                for (k, b64) in cd {
-                    let kat = At::Key(&cdat, k);
-                    let s = d.string(b64, &kat)?;
-                    let bytes = base64::engine::general_purpose::STANDARD
-                        .decode(s)
-                        .map_err(|e| {
-                            Error::new(
-                                ErrorKind::InvalidRequest,
-                                format!("{kat}: invalid base64: {e}"),
-                            )
-                            .with_field_path(kat.to_string())
-                        })?;
-                    connection_details.push((k.clone(), bytes));
-                }
-            }
+            d.resource_of(rm, &rat)?;
+            let connection_details: Details = d.opt_details(rm, &rat)?;
             let Value::Object(mut rm) = r else {
                 continue;
             };
@@ -1086,6 +1063,41 @@ impl Dec {
             Some(Value::Int(i)) => Ok(Some(*i)),
             Some(v) => Err(self.mismatch(&At::Key(at, key), "int64", v)),
         }
+    }
+
+    /// An optional `connectionDetails` object of base64 strings, decoded in key order.
+    pub(crate) fn opt_details(self, m: &Map, at: &At<'_>) -> Result<Vec<(String, Vec<u8>)>> {
+        let mut out = Vec::new();
+        if let Some(cd) = self.opt_obj(m, "connectionDetails", at)? {
+            let cdat = At::Key(at, "connectionDetails");
+            for (k, b64) in cd {
+                let kat = At::Key(&cdat, k);
+                let text = self.string(b64, &kat)?;
+                let bytes = base64::engine::general_purpose::STANDARD
+                    .decode(text)
+                    .map_err(|e| {
+                        Error::new(
+                            ErrorKind::InvalidRequest,
+                            format!("{kat}: invalid base64: {e}"),
+                        )
+                        .with_field_path(kat.to_string())
+                    })?;
+                out.push((k.clone(), bytes));
+            }
+        }
+        Ok(out)
+    }
+
+    /// A resource entry's required `resource` object.
+    pub(crate) fn resource_of(self, entry: &Map, at: &At<'_>) -> Result<()> {
+        let resource = member(entry, "resource").ok_or_else(|| {
+            Error::new(
+                ErrorKind::InvalidRequest,
+                format!("{at}.resource: required value"),
+            )
+        })?;
+        self.object(resource, &At::Key(at, "resource"))?;
+        Ok(())
     }
 
     pub(crate) fn opt_obj<'v>(self, m: &'v Map, key: &str, at: &At<'_>) -> Result<Option<&'v Map>> {

@@ -6,13 +6,11 @@
 //! desired XR's status, the Ready condition and composed-resource metadata.
 //! This is what `xprender function serve` answers over gRPC.
 
-use base64::Engine as _;
-
 use crate::connection::{self, Details};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::Result;
 use crate::value::{Map, Value};
 
-use super::input::{At, Dec, member};
+use super::input::{At, Dec};
 use super::output::Rendered;
 
 /// `desired`: what earlier steps of a pipeline desired.
@@ -59,22 +57,8 @@ pub(crate) fn decode(d: Dec, v: Value) -> Result<Desired> {
         None => None,
     };
     let mut connection_details = Details::new();
-    if let Some(cd) = d.opt_obj(&m, "connectionDetails", &at)? {
-        let cdat = At::Key(&at, "connectionDetails");
-        for (k, b64) in cd {
-            let kat = At::Key(&cdat, k);
-            let s = d.string(b64, &kat)?;
-            let bytes = base64::engine::general_purpose::STANDARD
-                .decode(s)
-                .map_err(|e| {
-                    Error::new(
-                        ErrorKind::InvalidRequest,
-                        format!("{kat}: invalid base64: {e}"),
-                    )
-                    .with_field_path(kat.to_string())
-                })?;
-            connection::put(&mut connection_details, k, bytes);
-        }
+    for (k, bytes) in d.opt_details(&m, &at)? {
+        connection::put(&mut connection_details, &k, bytes);
     }
     let mut resources = Vec::new();
     d.opt_obj(&m, "resources", &at)?;
@@ -83,13 +67,7 @@ pub(crate) fn decode(d: Dec, v: Value) -> Result<Desired> {
         for (name, r) in rs {
             let rat = At::Key(&rsat, &name);
             let rm = d.object(&r, &rat)?;
-            let resource = member(rm, "resource").ok_or_else(|| {
-                Error::new(
-                    ErrorKind::InvalidRequest,
-                    format!("{rat}.resource: required value"),
-                )
-            })?;
-            d.object(resource, &At::Key(&rat, "resource"))?;
+            d.resource_of(rm, &rat)?;
             let ready = d.opt_bool(rm, "ready", &rat)?.unwrap_or(false);
             let Value::Object(mut rm) = r else {
                 continue;
