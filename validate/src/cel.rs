@@ -67,12 +67,11 @@ fn first_line(s: &str) -> String {
     s.lines().next().unwrap_or_default().trim().to_owned()
 }
 
-/// Operators outside string literals (`&&` counts once per character: a bound, not a count).
-fn operators(rule: &str) -> usize {
-    let mut n = 0;
+/// The rule's characters outside string literals, the quotes themselves left out.
+fn code_chars(rule: &str) -> impl Iterator<Item = char> + '_ {
     let mut quote: Option<char> = None;
     let mut escaped = false;
-    for c in rule.chars() {
+    rule.chars().filter(move |&c| {
         if let Some(q) = quote {
             if escaped {
                 escaped = false;
@@ -81,35 +80,28 @@ fn operators(rule: &str) -> usize {
             } else if c == q {
                 quote = None;
             }
-            continue;
+            return false;
         }
-        match c {
-            '"' | '\'' => quote = Some(c),
-            '.' | '+' | '-' | '*' | '/' | '%' | '<' | '>' | '=' | '!' | '&' | '|' | '?' => n += 1,
-            _ => {}
+        if c == '"' || c == '\'' {
+            quote = Some(c);
+            return false;
         }
-    }
-    n
+        true
+    })
+}
+
+/// Operators outside string literals (`&&` counts once per character: a bound, not a count).
+fn operators(rule: &str) -> usize {
+    code_chars(rule)
+        .filter(|c| ".+-*/%<>=!&|?".contains(*c))
+        .count()
 }
 
 /// Bracket depth plus runs of prefix operators, outside string literals.
 fn nesting(rule: &str) -> usize {
     let (mut depth, mut max, mut run) = (0usize, 0usize, 0usize);
-    let mut quote: Option<char> = None;
-    let mut escaped = false;
-    for c in rule.chars() {
-        if let Some(q) = quote {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == q {
-                quote = None;
-            }
-            continue;
-        }
+    for c in code_chars(rule) {
         match c {
-            '"' | '\'' => quote = Some(c),
             '(' | '[' | '{' => depth += 1,
             ')' | ']' | '}' => depth = depth.saturating_sub(1),
             '!' | '-' => run += 1,
