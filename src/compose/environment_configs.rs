@@ -9,7 +9,7 @@
 //! over the incoming environment over `defaultData`.
 
 use crate::fieldpath;
-use crate::fmt::quote;
+use crate::go::quote;
 use crate::patch::environment::deep_merge;
 use crate::semantics::Semantics;
 use crate::value::{Map, Value};

@@ -2,7 +2,7 @@
 
 use crate::connection;
 use crate::error::{Error, ErrorKind, Result};
-use crate::fmt::quote;
+use crate::go::quote;
 use crate::patch::environment::{self, Side};
 use crate::patch::{self, Patch, PatchType, patchset};
 use crate::readiness;

@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::fmt::quote;
+use crate::go::quote;
 use crate::value::{Map, Value};
 
 use super::input::{At, Dec, PT_API_VERSION, Step};

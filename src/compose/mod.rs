@@ -31,7 +31,6 @@ use crate::trace::PatchTrace;
 use crate::value::Value;
 
 pub use input::Request;
-pub(crate) use metadata::ANNOTATION_RESOURCE_NAME;
 pub use output::Output;
 
 use input::{Plan, PtInput};
@@ -439,7 +438,7 @@ fn finish(mut st: State<'_>, input_xr: Option<Value>) -> Result<Output> {
             metadata::render(&mut r.resource, &composite, Some(&r.name)).map_err(|e| {
                 e.wrap(format!(
                     "cannot render metadata for composed resource {}",
-                    crate::fmt::quote(&r.name)
+                    crate::go::quote(&r.name)
                 ))
                 .with_resource(r.name.as_str())
             })?;
@@ -496,11 +495,6 @@ fn merge_patch(target: &mut Value, patch: &Value) {
             merge_patch(t.entry(k.clone()).or_insert(Value::Null), v);
         }
     }
-}
-
-/// Whether `s` is an RFC 3339 time (as `metav1.Time` decodes it).
-pub(crate) fn is_rfc3339(s: &str) -> bool {
-    input::rfc3339_utc(s).is_some()
 }
 
 /// Fatal errors carry the `Render` kind even when a NotFound caused them.

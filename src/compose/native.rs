@@ -2,7 +2,7 @@
 
 use crate::connection;
 use crate::error::{Error, Result};
-use crate::fmt::quote;
+use crate::go::quote;
 use crate::patch::environment::{self, Side};
 use crate::patch::{self, Patch, patchset};
 use crate::readiness;

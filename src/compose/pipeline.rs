@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::fmt::quote;
+use crate::go::quote;
 
 use super::functions::{self, Implementation, Unsupported};
 use super::input::{PT_API_VERSION, Step};

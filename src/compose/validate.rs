@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use std::fmt::Display;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::fmt::quote;
+use crate::go::quote;
 use crate::patch::policy::valid_to_field_path;
 use crate::patch::{Patch, PatchType};
 use crate::readiness::Check;

@@ -97,7 +97,7 @@ fn source(
                 None if optional => Ok(Vec::new()),
                 None => Err(invalid(format!(
                     "{KIND} {} ({at_field}) is not among the documents given (found: {})",
-                    crate::fmt::quote(name),
+                    crate::go::quote(name),
                     cat.list(configs)
                 ))),
             }
@@ -105,7 +105,7 @@ fn source(
         "Selector" => by_labels(cat, configs, src, xr, &at_field, optional),
         other => Err(invalid(format!(
             "{at_field}: unknown type {}",
-            crate::fmt::quote(other)
+            crate::go::quote(other)
         ))),
     }
 }
@@ -136,8 +136,8 @@ fn by_labels(
                     _ => {
                         return Err(invalid(format!(
                             "{at_field}: the XR has no value at {} for label {}",
-                            crate::fmt::quote(path),
-                            crate::fmt::quote(&key)
+                            crate::go::quote(path),
+                            crate::go::quote(&key)
                         )));
                     }
                 }

@@ -20,6 +20,9 @@ use crate::value::{Map, Value};
 
 use classify::{Catalog, Role};
 
+/// The annotation that names the template an observed composed resource came from.
+pub(crate) const ANNOTATION_RESOURCE_NAME: &str = "crossplane.io/composition-resource-name";
+
 /// The `options` a documents request adds to the render options.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Choices {

@@ -69,7 +69,7 @@ pub fn regexp_translate(pattern: &str, sem: Semantics) -> Result<String, String>
 /// # Errors
 /// Go's error text.
 pub fn parse_int(s: &str) -> Result<i64, String> {
-    transform::strconv::parse_int(s)
+    crate::go::strconv::parse_int(s)
 }
 
 /// `strconv.ParseBool(s)`.
@@ -77,7 +77,7 @@ pub fn parse_int(s: &str) -> Result<i64, String> {
 /// # Errors
 /// Go's error text.
 pub fn parse_bool(s: &str) -> Result<bool, String> {
-    transform::strconv::parse_bool(s)
+    crate::go::strconv::parse_bool(s)
 }
 
 /// `strconv.ParseFloat(s, 64)`.
@@ -85,7 +85,7 @@ pub fn parse_bool(s: &str) -> Result<bool, String> {
 /// # Errors
 /// Go's error text.
 pub fn parse_float(s: &str) -> Result<f64, String> {
-    transform::strconv::parse_float(s)
+    crate::go::strconv::parse_float(s)
 }
 
 /// `strconv.FormatFloat(f, 'f', -1, 64)`.

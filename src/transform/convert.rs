@@ -1,8 +1,9 @@
 //! The `convert` transform: the (from, to, format) conversion matrix.
 
 use super::math::go_f64_to_i64;
-use super::{fail, gojson, opt_str, quantity, strconv};
+use super::{fail, gojson, opt_str, quantity};
 use crate::error::Result;
+use crate::go::strconv;
 use crate::value::{Map, Value};
 
 /// `ResolveConvert`.
@@ -60,7 +61,7 @@ pub(super) fn check(to: &str, format: Option<&str>) -> Result<()> {
     {
         return Err(fail(format!(
             "format: Invalid value: {}: invalid format",
-            crate::fmt::quote(f)
+            crate::go::quote(f)
         )));
     }
     if !matches!(
@@ -69,7 +70,7 @@ pub(super) fn check(to: &str, format: Option<&str>) -> Result<()> {
     ) {
         return Err(fail(format!(
             "toType: Invalid value: {}: invalid type",
-            crate::fmt::quote(to)
+            crate::go::quote(to)
         )));
     }
     Ok(())

@@ -150,7 +150,7 @@ fn regexp(cfg: &Map, input: &Value, sem: Semantics) -> Result<String> {
     let no_match = || {
         fail(format!(
             "regexp {} had no matches for group {group}",
-            crate::fmt::quote(pattern)
+            crate::go::quote(pattern)
         ))
     };
     let caps = re.captures(&s).ok_or_else(no_match)?;

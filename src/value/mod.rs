@@ -7,7 +7,6 @@
 mod json;
 pub mod map;
 pub(crate) mod read;
-pub(crate) mod scan;
 pub(crate) mod unstructured;
 
 pub use json::ParseError;
@@ -253,6 +252,6 @@ pub(crate) fn go_json_float(f: f64) -> String {
 pub(crate) fn go_format_float_f(f: f64) -> String {
     // Not Rust's `{}`: its shortest digits break exact ties upwards, Go's to even.
     let mut s = String::new();
-    crate::fmt::append_float(&mut s, f, b'f', -1);
+    crate::go::strconv::append_float(&mut s, f, b'f', -1);
     s
 }

@@ -3,14 +3,14 @@
 fn syntax(func: &str, s: &str) -> String {
     format!(
         "strconv.{func}: parsing {}: invalid syntax",
-        crate::fmt::quote(s)
+        super::quote(s)
     )
 }
 
 fn range(func: &str, s: &str) -> String {
     format!(
         "strconv.{func}: parsing {}: value out of range",
-        crate::fmt::quote(s)
+        super::quote(s)
     )
 }
 
