@@ -49,7 +49,11 @@ pub(crate) fn run(st: &mut State<'_>, input: Option<&Value>) -> std::result::Res
     for (i, c) in configs.iter().enumerate() {
         sources.push(decode_source(c, i).map_err(|e| input_error(&e))?);
     }
-    let env_in = st.context.has_environment().then(|| st.env.clone());
+    let env_in = st
+        .pipeline
+        .context
+        .has_environment()
+        .then(|| st.env.clone());
     let requirements = requirements(st, &sources, env_in.as_ref())
         .map_err(|e| format!("cannot build requirements: {e}"))?;
     // No requirement: the function answers at once and Crossplane does not call it again.
@@ -143,7 +147,7 @@ pub(crate) fn run(st: &mut State<'_>, input: Option<&Value>) -> std::result::Res
         }
     }
     st.env = merged;
-    st.context.set_environment();
+    st.pipeline.context.set_environment();
     Ok(())
 }
 

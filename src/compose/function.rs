@@ -55,7 +55,7 @@ fn receive(st: &mut State<'_>) {
             .and_then(Value::as_str)
             .unwrap_or("")
             .to_owned();
-        if let Value::Object(m) = &mut st.desired_xr {
+        if let Value::Object(m) = &mut st.function.desired_xr {
             m.insert(k.to_owned(), v.into());
         }
     }
@@ -177,7 +177,7 @@ fn environment_patch(st: &mut State<'_>, i: usize, p: &Patch<'_>) -> Result<()> 
     let res = if to == Side::Environment {
         patch::apply(p, &st.xr, &mut st.env, SEM, tr.as_mut())
     } else {
-        patch::apply(p, &st.env, &mut st.desired_xr, SEM, tr.as_mut())
+        patch::apply(p, &st.env, &mut st.function.desired_xr, SEM, tr.as_mut())
     };
     match res {
         Ok(()) => {
@@ -210,10 +210,10 @@ fn environment_patch(st: &mut State<'_>, i: usize, p: &Patch<'_>) -> Result<()> 
 /// One resource template.
 fn template(st: &mut State<'_>, t: &Template<'_>, patches: &[&Patch<'_>]) -> Result<()> {
     // Lend the observed resource out of the state instead of copying it.
-    let observed = st.observed.remove(t.name.as_str());
+    let observed = st.function.observed.remove(t.name.as_str());
     let res = template_with(st, t, patches, observed.as_ref());
     if let Some(o) = observed {
-        st.observed.insert(t.name.clone(), o);
+        st.function.observed.insert(t.name.clone(), o);
     }
     res
 }
@@ -312,7 +312,7 @@ fn template_with(
                 continue;
             }
             (Some(o), PatchType::ToCompositeFieldPath | PatchType::CombineToComposite) => {
-                patch::apply(p, o, &mut st.desired_xr, SEM, tr.as_mut())
+                patch::apply(p, o, &mut st.function.desired_xr, SEM, tr.as_mut())
             }
             (Some(o), PatchType::ToEnvironmentFieldPath | PatchType::CombineToEnvironment) => {
                 patch::apply(p, o, &mut st.env, SEM, tr.as_mut())
@@ -349,7 +349,7 @@ fn template_with(
                         .to_owned(),
                         Some(name),
                     );
-                    st.held_back = true;
+                    st.function.held_back = true;
                     st.trace_not_run(
                         Some(name),
                         patches.iter().enumerate().skip(i + 1),

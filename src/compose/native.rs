@@ -38,7 +38,7 @@ pub(super) fn run(st: &mut State<'_>, input: &PtInput<'_>) -> Result<()> {
         if let Some(desired) = render_template(st, t, ti, patches)? {
             rendered.push((ti, desired));
         } else {
-            st.unrendered.push(t.name.clone());
+            st.native.unrendered.push(t.name.clone());
             let to_xr = patches
                 .iter()
                 .enumerate()
