@@ -1,6 +1,7 @@
-//! The engine's own structure: its top-level modules form no cycle.
+//! The engine's own structure: its top-level modules form no cycle, and no
+//! function in `src/compose` grows past [`MAX_COMPOSE_FN_LINES`] lines.
 //!
-//! The check reads the sources as text: a `crate::<module>` path (or a
+//! Both checks read the sources as text: a `crate::<module>` path (or a
 //! `use crate::{...}` group) in any file under `src/<module>` is an edge from
 //! that module. Comments are ignored.
 
@@ -9,6 +10,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
+
+/// The longest a function in `src/compose` may be, counted from its `fn` line
+/// to its closing brace.
+const MAX_COMPOSE_FN_LINES: usize = 80;
 
 type Graph = BTreeMap<String, BTreeSet<String>>;
 
@@ -214,4 +219,86 @@ fn crate_references_are_read_from_paths_and_use_groups() {
                 let y = subcrate::patch::x;\n";
     let got: Vec<String> = crate_refs(text).into_iter().collect();
     assert_eq!(got, ["error", "fieldpath", "fmt", "go", "value"]);
+}
+
+/// Each `fn` in `text` with the number of lines from its signature to its
+/// closing brace (the brace at the signature's own indentation).
+fn function_lengths(text: &str) -> Vec<(String, usize, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let trimmed = line.trim_start();
+        let indent = line.len() - trimmed.len();
+        let sig = trimmed
+            .strip_prefix("pub(crate) ")
+            .or_else(|| trimmed.strip_prefix("pub(super) "))
+            .or_else(|| trimmed.strip_prefix("pub "))
+            .unwrap_or(trimmed);
+        let sig = sig.strip_prefix("const ").unwrap_or(sig);
+        let Some(after) = sig.strip_prefix("fn ") else {
+            continue;
+        };
+        // A signature without a body (a trait item) ends with `;` before any `{`.
+        let body_start = lines[i..].iter().position(|l| {
+            let c = code(l);
+            c.contains('{') || c.trim_end().ends_with(';')
+        });
+        let Some(b) = body_start else { continue };
+        let opening = code(lines[i + b]);
+        if !opening.contains('{') {
+            continue;
+        }
+        // rustfmt puts a closing brace on the signature's indentation, or
+        // keeps a short body on the line that opens it.
+        if opening.trim_end().ends_with('}') {
+            out.push((ident_at(after).to_owned(), i + 1, b + 1));
+            continue;
+        }
+        let close = " ".repeat(indent) + "}";
+        let Some(end) = lines[i..]
+            .iter()
+            .position(|l| l.starts_with(&close) && l[indent..].starts_with('}'))
+        else {
+            continue;
+        };
+        out.push((ident_at(after).to_owned(), i + 1, end + 1));
+    }
+    out
+}
+
+#[test]
+fn no_compose_function_is_longer_than_the_limit() {
+    let mut files = Vec::new();
+    rust_files(&src().join("compose"), &mut files);
+    let mut long = Vec::new();
+    for p in &files {
+        let text = fs::read_to_string(p).unwrap_or_else(|e| panic!("read {}: {e}", p.display()));
+        for (name, line, len) in function_lengths(&text) {
+            if len > MAX_COMPOSE_FN_LINES {
+                long.push(format!("{}:{line} fn {name}: {len} lines", p.display()));
+            }
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "functions in src/compose over {MAX_COMPOSE_FN_LINES} lines:\n{}",
+        long.join("\n")
+    );
+}
+
+#[test]
+fn function_lengths_count_from_signature_to_closing_brace() {
+    let text = "fn short() {\n    1\n}\n\
+                pub(crate) fn spans(\n    a: u8,\n) -> u8 {\n    if a > 0 {\n        a\n    } else {\n        0\n    }\n}\n\
+                trait T {\n    fn decl(&self);\n    fn body(&self) {}\n}\n\
+                impl X {\n    pub fn inner(&self) -> u8 {\n        2\n    }\n}\n";
+    assert_eq!(
+        function_lengths(text),
+        vec![
+            ("short".to_owned(), 1, 3),
+            ("spans".to_owned(), 4, 9),
+            ("body".to_owned(), 15, 1),
+            ("inner".to_owned(), 18, 3),
+        ]
+    );
 }

@@ -60,6 +60,22 @@ pub(crate) fn run(st: &mut State<'_>, input: Option<&Value>) -> std::result::Res
     if requirements.iter().all(Option::is_none) {
         return Ok(());
     }
+    let extra = extra_configs(st);
+    let optional = spec
+        .and_then(|s| s.get("policy"))
+        .and_then(|p| p.get("resolution"))
+        .and_then(Value::as_str)
+        == Some("Optional");
+
+    let groups = selected_groups(&sources, &requirements, &extra, optional)?;
+
+    st.env = merged(&groups, env_in, spec.and_then(|s| s.get("defaultData")))?;
+    st.pipeline.context.set_environment();
+    Ok(())
+}
+
+/// The EnvironmentConfigs among the extra resources, numbers as floats, by name.
+fn extra_configs(st: &State<'_>) -> Vec<Value> {
     let mut extra: Vec<Value> = st
         .request
         .extra_resources
@@ -74,17 +90,22 @@ pub(crate) fn run(st: &mut State<'_>, input: Option<&Value>) -> std::result::Res
         r.floats_everywhere();
     }
     extra.sort_by(|a, b| name(a).cmp(name(b)));
-    let optional = spec
-        .and_then(|s| s.get("policy"))
-        .and_then(|p| p.get("resolution"))
-        .and_then(Value::as_str)
-        == Some("Optional");
+    extra
+}
 
-    // Selected configs, grouped by toFieldPath in order of first appearance.
+type Groups<'s> = Vec<(&'s str, Vec<Value>)>;
+
+/// The selected configs, grouped by `toFieldPath` in order of first appearance.
+fn selected_groups<'s>(
+    sources: &'s [Source<'_>],
+    requirements: &[Option<Match>],
+    extra: &[Value],
+    optional: bool,
+) -> std::result::Result<Groups<'s>, String> {
     let mut groups: Vec<(&str, Vec<Value>)> = Vec::new();
-    for (i, (src, req)) in sources.iter().zip(&requirements).enumerate() {
+    for (i, (src, req)) in sources.iter().zip(requirements).enumerate() {
         let Some(req) = req else { continue };
-        let found = fetch(&extra, req);
+        let found = fetch(extra, req);
         let selected = if src.kind == "Selector" {
             by_selector(src, found).map_err(|e| {
                 format!(
@@ -110,9 +131,17 @@ pub(crate) fn run(st: &mut State<'_>, input: Option<&Value>) -> std::result::Res
             None => groups.push((src.to_field_path, selected)),
         }
     }
+    Ok(groups)
+}
 
+/// The groups' data merged in order over the input environment, all over the default data.
+fn merged(
+    groups: &Groups<'_>,
+    env_in: Option<Value>,
+    default_data: Option<&Value>,
+) -> std::result::Result<Value, String> {
     let mut merged = Value::Object(Map::new());
-    for (path, configs) in &groups {
+    for (path, configs) in groups {
         for c in configs {
             let data =
                 config_data(c, path).map_err(|e| format!("cannot merge environment data: {e}"))?;
@@ -124,7 +153,7 @@ pub(crate) fn run(st: &mut State<'_>, input: Option<&Value>) -> std::result::Res
         deep_merge(&mut base, &merged);
         merged = base;
     }
-    if let Some(default) = spec.and_then(|s| s.get("defaultData")) {
+    if let Some(default) = default_data {
         let mut base = default.clone();
         base.floats_everywhere();
         if base.as_object().is_none() {
@@ -146,9 +175,7 @@ pub(crate) fn run(st: &mut State<'_>, input: Option<&Value>) -> std::result::Res
             m.insert("kind".into(), "Environment".into());
         }
     }
-    st.env = merged;
-    st.pipeline.context.set_environment();
-    Ok(())
+    Ok(merged)
 }
 
 fn input_error(msg: &str) -> String {

@@ -199,7 +199,7 @@ impl Request {
     #[cfg(feature = "serde")]
     pub(crate) fn to_value(&self) -> Value {
         let mut resources = Map::new();
-        for (name, r) in &self.function.observed.resources {
+        for (name, r) in &self.observed.resources {
             let mut details = Map::new();
             for (k, v) in &r.connection_details {
                 details.insert(
@@ -214,7 +214,7 @@ impl Request {
         }
         let mut observed = Map::new();
         observed.insert("resources".into(), Value::Object(resources));
-        if let Some(env) = &self.function.observed.environment {
+        if let Some(env) = &self.observed.environment {
             observed.insert("environment".into(), env.clone());
         }
         let o = &self.options;

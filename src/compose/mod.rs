@@ -271,39 +271,9 @@ fn finish(mut st: State<'_>, input_xr: Option<Value>) -> Result<Output> {
     let sem = st.sem;
     let mut composite = match input_xr {
         None => std::mem::take(&mut st.xr),
-        Some(xr) => {
-            // Crossplane applies only the desired XR's status.
-            let mut c = xr;
-            if let Some(status) = st.function.desired_xr.get("status") {
-                let status = status
-                    .clone()
-                    .normalize()
-                    .unwrap_or_else(|_| status.clone());
-                if let Value::Object(m) = &mut c {
-                    let slot = m
-                        .entry("status".to_owned())
-                        .or_insert_with(|| Value::Object(crate::value::Map::new()));
-                    environment::deep_merge(slot, &status);
-                }
-            }
-            c
-        }
+        Some(xr) => with_desired_status(xr, &st.function.desired_xr),
     };
-    let mut unready: Vec<String> = st
-        .resources
-        .iter()
-        .filter(|r| !r.ready)
-        .map(|r| r.name.clone())
-        .collect();
-    unready.extend(st.native.unrendered.iter().cloned());
-    let ready = unready.is_empty() && !st.function.held_back;
-    let message = if !unready.is_empty() {
-        Some(readiness::unready_message(&mut unready))
-    } else if st.function.held_back {
-        Some("Composite resource was explicitly marked as unready by the composer".to_owned())
-    } else {
-        None
-    };
+    let (ready, message) = composite_readiness(&st);
     // A desired XR whose status a patch made an array (or any non-object)
     // is returned as it is: no condition can be set inside it.
     let status_not_object = sem == Semantics::Function
@@ -332,7 +302,7 @@ fn finish(mut st: State<'_>, input_xr: Option<Value>) -> Result<Output> {
             })?;
         }
     }
-    let mut details = st.details;
+    let mut details = std::mem::take(&mut st.details);
     if let Some(keys) = &st.request.options.connection_secret_keys
         && !keys.is_empty()
     {
@@ -352,6 +322,44 @@ fn finish(mut st: State<'_>, input_xr: Option<Value>) -> Result<Output> {
         environment: None,
         inputs: None,
     })
+}
+
+/// The input XR with the desired XR's status applied: all Crossplane takes
+/// from a function's desired XR.
+fn with_desired_status(mut xr: Value, desired_xr: &Value) -> Value {
+    if let Some(status) = desired_xr.get("status") {
+        let status = status
+            .clone()
+            .normalize()
+            .unwrap_or_else(|_| status.clone());
+        if let Value::Object(m) = &mut xr {
+            let slot = m
+                .entry("status".to_owned())
+                .or_insert_with(|| Value::Object(crate::value::Map::new()));
+            environment::deep_merge(slot, &status);
+        }
+    }
+    xr
+}
+
+/// Whether the composite is ready, and the Ready condition's message when not.
+fn composite_readiness(st: &State<'_>) -> (bool, Option<String>) {
+    let mut unready: Vec<String> = st
+        .resources
+        .iter()
+        .filter(|r| !r.ready)
+        .map(|r| r.name.clone())
+        .collect();
+    unready.extend(st.native.unrendered.iter().cloned());
+    let ready = unready.is_empty() && !st.function.held_back;
+    let message = if !unready.is_empty() {
+        Some(readiness::unready_message(&mut unready))
+    } else if st.function.held_back {
+        Some("Composite resource was explicitly marked as unready by the composer".to_owned())
+    } else {
+        None
+    };
+    (ready, message)
 }
 
 /// The object Crossplane reads after applying `desired` over `observed`

@@ -75,7 +75,21 @@ pub(crate) fn native(input: &PtInput) -> Result<()> {
             "an array of resources is required in Resources mode (the default if no mode is specified)",
         ));
     }
-    // validatePatchSets
+    patch_set_errors(input, base, &mut errs);
+    patch_set_name_errors(input, base, &mut errs);
+    name_errors(input, base, &mut errs);
+    resource_errors(input, base, &mut errs);
+    if errs.is_empty() {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorKind::InvalidComposition,
+        format!("refusing to use invalid Composition: {}", aggregate(&errs)),
+    ))
+}
+
+/// `validatePatchSets`: no patch set nests another; each patch is valid.
+fn patch_set_errors(input: &PtInput, base: &str, errs: &mut Vec<String>) {
     for (i, s) in input.patch_sets.iter().enumerate() {
         let sp = format!("{}[{i}]", child(base, "patchSets"));
         for (j, p) in s.patches.iter().enumerate() {
@@ -97,6 +111,10 @@ pub(crate) fn native(input: &PtInput) -> Result<()> {
             }
         }
     }
+}
+
+/// Every PatchSet patch names a declared patch set.
+fn patch_set_name_errors(input: &PtInput, base: &str, errs: &mut Vec<String>) {
     for (i, r) in input.resources.iter().enumerate() {
         for (j, p) in r.patches.iter().enumerate() {
             if p.kind != PatchType::PatchSet {
@@ -117,7 +135,10 @@ pub(crate) fn native(input: &PtInput) -> Result<()> {
             }
         }
     }
-    // validateResources: names, patches, readiness checks.
+}
+
+/// `validateResources`: names are unique, and all resources are named or none.
+fn name_errors(input: &PtInput, base: &str, errs: &mut Vec<String>) {
     let mut seen = BTreeSet::new();
     for (i, r) in input.resources.iter().enumerate() {
         let np = format!("{}[{i}].name", child(base, "resources"));
@@ -144,6 +165,10 @@ pub(crate) fn native(input: &PtInput) -> Result<()> {
         }
         seen.insert(r.name.as_str());
     }
+}
+
+/// `validateResources`: each resource's patches and readiness checks.
+fn resource_errors(input: &PtInput, base: &str, errs: &mut Vec<String>) {
     for (i, r) in input.resources.iter().enumerate() {
         let rp = format!("{}[{i}]", child(base, "resources"));
         for (j, p) in r.patches.iter().enumerate() {
@@ -162,13 +187,6 @@ pub(crate) fn native(input: &PtInput) -> Result<()> {
             }
         }
     }
-    if errs.is_empty() {
-        return Ok(());
-    }
-    Err(Error::new(
-        ErrorKind::InvalidComposition,
-        format!("refusing to use invalid Composition: {}", aggregate(&errs)),
-    ))
 }
 
 /// v1 `Patch.Validate`.
@@ -472,55 +490,8 @@ fn fn_patch(p: &Patch, path: &dyn Display, in_set: bool) -> Result<(), String> {
         | PatchType::CombineToComposite
         | PatchType::CombineFromEnvironment
         | PatchType::CombineToEnvironment => {
-            let Some(c) = &p.combine else {
-                return Err(required(
-                    &format!("{path}.combine"),
-                    &format!("combine must be set for patch type {t}"),
-                ));
-            };
-            if p.to_field_path.unwrap_or("").is_empty() {
-                return Err(required(
-                    &format!("{path}.toFieldPath"),
-                    &format!("toFieldPath must be set for patch type {t}"),
-                ));
-            }
-            let cp = format!("{path}.combine");
-            match c.strategy {
-                "string" if c.string_fmt.is_none() => {
-                    return Err(required(
-                        &format!("{cp}.string"),
-                        "string must be set for combine strategy string",
-                    ));
-                }
-                "string" => {}
-                "" => {
-                    return Err(required(
-                        &format!("{cp}.strategy"),
-                        "a combine strategy must be provided",
-                    ));
-                }
-                other => {
-                    return Err(invalid(
-                        &format!("{cp}.strategy"),
-                        other,
-                        "unknown strategy type",
-                    ));
-                }
-            }
-            if c.variables.is_empty() {
-                return Err(required(
-                    &format!("{cp}.variables"),
-                    "at least one variable must be provided",
-                ));
-            }
-            if let Some(i) = c.variables.iter().position(|v| v.is_empty()) {
-                return Err(required(
-                    &format!("{cp}.variables[{i}].fromFieldPath"),
-                    "fromFieldPath must be set for each combine variable",
-                ));
-            }
             // Combine patches return here: transforms and policy go unchecked.
-            return Ok(());
+            return fn_combine(p, path);
         }
         PatchType::Unknown(_) => {
             return Err(invalid(&format!("{path}.type"), t, "unknown patch type"));
@@ -544,6 +515,59 @@ fn fn_patch(p: &Patch, path: &dyn Display, in_set: bool) -> Result<(), String> {
             &format!("{path}.policy.fromFieldPathPolicy"),
             fp,
             "unknown fromFieldPathPolicy",
+        ));
+    }
+    Ok(())
+}
+
+/// A function Combine patch: its combine block and target.
+fn fn_combine(p: &Patch, path: &dyn Display) -> Result<(), String> {
+    let t = p.kind.as_str();
+    let Some(c) = &p.combine else {
+        return Err(required(
+            &format!("{path}.combine"),
+            &format!("combine must be set for patch type {t}"),
+        ));
+    };
+    if p.to_field_path.unwrap_or("").is_empty() {
+        return Err(required(
+            &format!("{path}.toFieldPath"),
+            &format!("toFieldPath must be set for patch type {t}"),
+        ));
+    }
+    let cp = format!("{path}.combine");
+    match c.strategy {
+        "string" if c.string_fmt.is_none() => {
+            return Err(required(
+                &format!("{cp}.string"),
+                "string must be set for combine strategy string",
+            ));
+        }
+        "string" => {}
+        "" => {
+            return Err(required(
+                &format!("{cp}.strategy"),
+                "a combine strategy must be provided",
+            ));
+        }
+        other => {
+            return Err(invalid(
+                &format!("{cp}.strategy"),
+                other,
+                "unknown strategy type",
+            ));
+        }
+    }
+    if c.variables.is_empty() {
+        return Err(required(
+            &format!("{cp}.variables"),
+            "at least one variable must be provided",
+        ));
+    }
+    if let Some(i) = c.variables.iter().position(|v| v.is_empty()) {
+        return Err(required(
+            &format!("{cp}.variables[{i}].fromFieldPath"),
+            "fromFieldPath must be set for each combine variable",
         ));
     }
     Ok(())
