@@ -290,14 +290,11 @@ fn base(st: &State<'_>, t: &Template<'_>) -> Result<Value> {
         // The base decodes into an `Unstructured`, which needs a kind.
         Some(b) => {
             let mut d = (*b).clone();
-            crate::value::unstructured::round_trip(&mut d).map_err(|m| {
-                Error::new(
-                    ErrorKind::Render,
-                    format!(
-                        "cannot parse base template of composed resource {}: {m}",
-                        quote(name)
-                    ),
-                )
+            crate::value::unstructured::round_trip(&mut d).map_err(|e| {
+                e.wrap(format!(
+                    "cannot parse base template of composed resource {}",
+                    quote(name)
+                ))
                 .with_resource(name)
             })?;
             Ok(d)

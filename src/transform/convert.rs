@@ -29,13 +29,17 @@ pub(super) fn resolve(cfg: &Map, input: Value) -> Result<Value> {
         ))
     };
     Ok(match (input, to, format) {
-        (Value::String(s), "int64", "none") => Value::Int(strconv::parse_int(&s).map_err(fail)?),
-        (Value::String(s), "bool", "none") => Value::Bool(strconv::parse_bool(&s).map_err(fail)?),
+        (Value::String(s), "int64", "none") => {
+            Value::Int(strconv::parse_int(&s).map_err(|e| fail(e.to_string()))?)
+        }
+        (Value::String(s), "bool", "none") => {
+            Value::Bool(strconv::parse_bool(&s).map_err(|e| fail(e.to_string()))?)
+        }
         (Value::String(s), "float64", "none") => {
-            Value::Float(strconv::parse_float(&s).map_err(fail)?)
+            Value::Float(strconv::parse_float(&s).map_err(|e| fail(e.to_string()))?)
         }
         (Value::String(s), "float64", "quantity") => {
-            Value::Float(quantity::parse_approximate_f64(&s).map_err(fail)?)
+            Value::Float(quantity::parse_approximate_f64(&s).map_err(|e| fail(e.to_string()))?)
         }
         (Value::String(s), "object", "json") => gojson::unmarshal(&s, gojson::Target::Object)?,
         (Value::String(s), "array", "json") => gojson::unmarshal(&s, gojson::Target::Array)?,

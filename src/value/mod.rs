@@ -157,12 +157,12 @@ impl Value {
     /// Fails on NaN or infinities anywhere in the value, with Go's marshal error.
     ///
     /// # Errors
-    /// `json: unsupported value: NaN` (or `+Inf`, `-Inf`).
-    pub fn check_finite(&self) -> Result<(), String> {
+    /// A `Render` error, `json: unsupported value: NaN` (or `+Inf`, `-Inf`).
+    pub fn check_finite(&self) -> crate::Result<()> {
         match self {
-            Value::Float(f) if !f.is_finite() => Err(format!(
-                "json: unsupported value: {}",
-                json::go_nonfinite(*f)
+            Value::Float(f) if !f.is_finite() => Err(crate::Error::new(
+                crate::ErrorKind::Render,
+                format!("json: unsupported value: {}", json::go_nonfinite(*f)),
             )),
             Value::Array(a) => a.iter().try_for_each(Value::check_finite),
             Value::Object(m) => m.values().try_for_each(Value::check_finite),
@@ -175,8 +175,8 @@ impl Value {
     /// literal that fits in `int64` become `Int`.
     ///
     /// # Errors
-    /// Go's marshal error for NaN or infinities.
-    pub fn normalize(self) -> Result<Value, String> {
+    /// Go's marshal error for NaN or infinities (see [`Value::check_finite`]).
+    pub fn normalize(self) -> crate::Result<Value> {
         self.check_finite()?;
         Ok(self.normalized())
     }
