@@ -143,7 +143,7 @@ impl Output {
 
     /// An Output from its document's members (`resources` as `[{"name", "entry"}]` in order).
     #[cfg(feature = "serde")]
-    pub(crate) fn from_members(members: Vec<(String, Value)>) -> Result<Output, String> {
+    pub(crate) fn from_members(members: Vec<(String, Value)>) -> crate::Result<Output> {
         let mut out = Output {
             composite: Value::Null,
             resources: Vec::new(),
@@ -172,12 +172,14 @@ impl Output {
                 }
                 ("connectionDetails", Value::Object(m)) => {
                     for (key, b64) in m {
-                        let text = b64
-                            .as_str()
-                            .ok_or(format!("connectionDetails.{key}: expected string"))?;
+                        let text = b64.as_str().ok_or_else(|| {
+                            invalid(format!("connectionDetails.{key}: expected string"))
+                        })?;
                         let bytes = base64::engine::general_purpose::STANDARD
                             .decode(text)
-                            .map_err(|e| format!("connectionDetails.{key}: invalid base64: {e}"))?;
+                            .map_err(|e| {
+                                invalid(format!("connectionDetails.{key}: invalid base64: {e}"))
+                            })?;
                         out.connection_details.push((key, bytes));
                     }
                 }
@@ -193,7 +195,10 @@ impl Output {
                 ("context", v) => out.context = Some(v),
                 ("inputs", v) => out.inputs = Some(v),
                 (other, v) => {
-                    return Err(format!("{other}: unexpected {} in an Output", v.go_type()));
+                    return Err(invalid(format!(
+                        "{other}: unexpected {} in an Output",
+                        v.go_type()
+                    )));
                 }
             }
         }
@@ -277,4 +282,10 @@ impl Output {
 /// A JSON string literal in Go's form.
 fn json_string(out: &mut String, s: &str) {
     crate::value::write_json_string(out, s);
+}
+
+/// An Output document that does not decode.
+#[cfg(feature = "serde")]
+fn invalid(message: String) -> crate::Error {
+    crate::Error::new(crate::ErrorKind::InvalidRequest, message)
 }

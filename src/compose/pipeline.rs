@@ -54,8 +54,8 @@ pub(super) fn run(st: &mut State<'_>, steps: &[Step<'_>]) -> Result<()> {
                 ),
             },
             Implementation::EnvironmentConfigs => {
-                if let Err(msg) = environment_configs::run(st, s.raw_input) {
-                    fatal(st, msg);
+                if let Err(e) = environment_configs::run(st, s.raw_input) {
+                    fatal(st, e.message().to_owned());
                 }
             }
             Implementation::AutoReady => auto_ready::run(st),
