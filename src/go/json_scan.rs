@@ -15,14 +15,14 @@ pub(crate) fn syntax_error(b: &[u8]) -> Option<(String, usize)> {
     };
     for (i, &c) in b.iter().enumerate() {
         if let Err(e) = s.feed(c) {
-            return Some((e, i));
+            return Some((e.to_string(), i));
         }
     }
     if s.end_top {
         return None;
     }
     if let Err(e) = s.feed(b' ') {
-        return Some((e, b.len()));
+        return Some((e.to_string(), b.len()));
     }
     if s.end_top {
         return None;
@@ -81,12 +81,35 @@ fn quote_char(c: u8) -> String {
     }
 }
 
-fn error(c: u8, context: &str) -> String {
-    format!("invalid character {} {context}", quote_char(c))
+/// The character the scanner refused and where it met it, worded by `Display`
+/// as Go's `*json.SyntaxError`.
+struct InvalidChar {
+    c: u8,
+    context: &'static str,
+    /// In a literal (`true`, `false`, `null`): the literal and the byte expected.
+    literal: Option<(&'static str, u8)>,
+}
+
+impl std::fmt::Display for InvalidChar {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "invalid character {} ", quote_char(self.c))?;
+        match self.literal {
+            Some((word, want)) => write!(f, "in literal {word} (expecting {})", quote_char(want)),
+            None => f.write_str(self.context),
+        }
+    }
+}
+
+fn error(c: u8, context: &'static str) -> InvalidChar {
+    InvalidChar {
+        c,
+        context,
+        literal: None,
+    }
 }
 
 impl Scanner {
-    fn push(&mut self, c: u8, ps: Ps, next: St) -> Result<(), String> {
+    fn push(&mut self, c: u8, ps: Ps, next: St) -> Result<(), InvalidChar> {
         self.stack.push(ps);
         self.step = next;
         if self.stack.len() > MAX_DEPTH {
@@ -105,7 +128,7 @@ impl Scanner {
         }
     }
 
-    fn begin_value(&mut self, c: u8) -> Result<(), String> {
+    fn begin_value(&mut self, c: u8) -> Result<(), InvalidChar> {
         if is_space(c) {
             return Ok(());
         }
@@ -124,7 +147,7 @@ impl Scanner {
         Ok(())
     }
 
-    fn end_value(&mut self, c: u8) -> Result<(), String> {
+    fn end_value(&mut self, c: u8) -> Result<(), InvalidChar> {
         let Some(&top) = self.stack.last() else {
             self.step = St::EndTop;
             self.end_top = true;
@@ -159,7 +182,7 @@ impl Scanner {
         }
     }
 
-    fn end_top_step(&mut self, c: u8) -> Result<(), String> {
+    fn end_top_step(&mut self, c: u8) -> Result<(), InvalidChar> {
         if is_space(c) {
             Ok(())
         } else {
@@ -167,7 +190,7 @@ impl Scanner {
         }
     }
 
-    fn feed(&mut self, c: u8) -> Result<(), String> {
+    fn feed(&mut self, c: u8) -> Result<(), InvalidChar> {
         match self.step {
             St::BeginValueOrEmpty => {
                 if is_space(c) {
@@ -273,10 +296,11 @@ impl Scanner {
             St::Lit(word, i) => {
                 let want = word.as_bytes().get(i).copied().unwrap_or(b' ');
                 if c != want {
-                    return Err(error(
+                    return Err(InvalidChar {
                         c,
-                        &format!("in literal {word} (expecting {})", quote_char(want)),
-                    ));
+                        context: "",
+                        literal: Some((word, want)),
+                    });
                 }
                 self.step = if i + 1 == word.len() {
                     St::EndValue
@@ -288,7 +312,7 @@ impl Scanner {
         }
     }
 
-    fn begin_string(&mut self, c: u8) -> Result<(), String> {
+    fn begin_string(&mut self, c: u8) -> Result<(), InvalidChar> {
         if is_space(c) {
             return Ok(());
         }
