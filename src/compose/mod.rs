@@ -30,6 +30,7 @@ use crate::semantics::Semantics;
 use crate::trace::PatchTrace;
 use crate::value::Value;
 
+pub(crate) use functions::runs_environment_configs;
 pub use input::Request;
 pub(crate) use metadata::ANNOTATION_RESOURCE_NAME;
 pub use output::Output;
