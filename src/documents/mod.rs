@@ -70,7 +70,10 @@ pub(crate) fn resolve(documents: Vec<Value>, choices: &Choices) -> Result<Resolv
     let (environment, extra_resources) = if to_pipeline {
         (None, environment::for_pipeline(&mut cat))
     } else {
-        (environment::select(&mut cat, &composition, &xr)?, Vec::new())
+        (
+            environment::select(&mut cat, &composition, &xr)?,
+            Vec::new(),
+        )
     };
     let observed = observed::pair(&mut cat, &xr, &composition)?;
     let connection_secret_keys = xrd_index.and_then(|i| connection_secret_keys(&cat.docs[i]));
