@@ -94,10 +94,11 @@ impl Request {
     /// `ErrorKind::InvalidRequest` naming the document or option at fault.
     pub fn from_documents(documents: Vec<Value>, options: Value) -> Result<Request> {
         let d = Dec(ErrorKind::InvalidRequest);
-        let (mut opts, choices) = match &options {
+        let (mut opts, mut choices) = match &options {
             Value::Null => (Options::default(), Choices::default()),
             v => (decode_options(d, v)?, decode_choices(d, v)?),
         };
+        choices.functions.clone_from(&opts.pipeline.functions);
         let r = crate::documents::resolve(documents, &choices)?;
         if opts.connection_secret_keys.is_none() {
             opts.connection_secret_keys = r.connection_secret_keys;
@@ -125,7 +126,7 @@ impl Request {
             options: opts,
             desired: Desired::default(),
             context: Map::new(),
-            extra_resources: Vec::new(),
+            extra_resources: r.extra_resources,
             inputs: Some(r.inputs),
             xrd_schema: None,
         })
@@ -262,8 +263,15 @@ impl Request {
             )
             .with_field_path("documents"));
         };
+        let d = Dec(ErrorKind::InvalidRequest);
+        let (context, extra_resources) = super::functions::decode_inputs(d, &mut root)?;
         let options = root.remove("options").unwrap_or_default();
-        Self::from_documents(documents, options)
+        let mut request = Self::from_documents(documents, options)?;
+        request.context = context;
+        // Resources the host gives besides the documents come first, as with a request of parts.
+        let chosen = std::mem::replace(&mut request.extra_resources, extra_resources);
+        request.extra_resources.extend(chosen);
+        Ok(request)
     }
 }
 
@@ -274,6 +282,7 @@ fn decode_choices(d: Dec, v: &Value) -> Result<Choices> {
     Ok(Choices {
         xr: d.opt_str(m, "xr", &at)?.map(str::to_owned),
         composition_name: d.opt_str(m, "compositionName", &at)?.map(str::to_owned),
+        functions: std::collections::BTreeMap::new(),
     })
 }
 

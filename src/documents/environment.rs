@@ -2,7 +2,8 @@
 //!
 //! A classic Composition selects them with `spec.environment.environmentConfigs` (by reference,
 //! or by labels read from the XR). When it selects none, every EnvironmentConfig given is merged
-//! in document order, as a render from files does.
+//! in document order, as a render from files does. A Pipeline that runs
+//! function-environment-configs gets them all as extra resources instead, for its step to select.
 
 use crate::error::Result;
 use crate::patch::environment::deep_merge;
@@ -70,6 +71,16 @@ pub(crate) fn select(
         names.push(name_of(&cat.docs[i]).to_owned());
     }
     Ok(Some(Environment { value: env, names }))
+}
+
+/// Every EnvironmentConfig given, in document order, for a pipeline whose
+/// function-environment-configs step selects among them (`crossplane render -e`).
+pub(crate) fn for_pipeline(cat: &mut Catalog) -> Vec<Value> {
+    let configs = cat.crossplane(KIND);
+    for &i in &configs {
+        cat.roles[i] = Role::Environment;
+    }
+    configs.into_iter().map(|i| cat.docs[i].clone()).collect()
 }
 
 /// The configs one `environmentConfigs[i]` entry selects.

@@ -30,6 +30,8 @@ pub(crate) struct Choices {
     pub(crate) xr: Option<String>,
     /// `options.compositionName`: the Composition to use, as the CLI's `--composition-name`.
     pub(crate) composition_name: Option<String>,
+    /// `options.functions`: which function each pipeline step runs.
+    pub(crate) functions: std::collections::BTreeMap<String, String>,
 }
 
 /// What the documents resolved to: the classic request's parts and the `inputs` report.
@@ -38,6 +40,8 @@ pub(crate) struct Resolved {
     pub(crate) composition: Value,
     pub(crate) resources: Vec<(String, Value, crate::connection::Details)>,
     pub(crate) environment: Option<Value>,
+    /// EnvironmentConfigs a pipeline's function-environment-configs step selects from.
+    pub(crate) extra_resources: Vec<Value>,
     pub(crate) connection_secret_keys: Option<Vec<String>>,
     pub(crate) inputs: Value,
 }
@@ -65,7 +69,15 @@ pub(crate) fn resolve(documents: Vec<Value>, choices: &Choices) -> Result<Resolv
         choices.composition_name.as_deref(),
     )?;
     let composition = chosen.composition;
-    let environment = environment::select(&mut cat, &composition, &xr)?;
+    let to_pipeline = crate::compose::runs_environment_configs(&composition, &choices.functions);
+    let (environment, extra_resources) = if to_pipeline {
+        (None, environment::for_pipeline(&mut cat))
+    } else {
+        (
+            environment::select(&mut cat, &composition, &xr)?,
+            Vec::new(),
+        )
+    };
     let observed = observed::pair(&mut cat, &xr, &composition)?;
     let connection_secret_keys = xrd_index.and_then(|i| connection_secret_keys(&cat.docs[i]));
 
@@ -94,12 +106,24 @@ pub(crate) fn resolve(documents: Vec<Value>, choices: &Choices) -> Result<Resolv
             Value::Array(env.names.iter().map(|n| n.as_str().into()).collect()),
         );
     }
+    if !extra_resources.is_empty() {
+        inputs.insert(
+            "extraResources".into(),
+            Value::Array(
+                extra_resources
+                    .iter()
+                    .map(|r| classify::name_of(r).into())
+                    .collect(),
+            ),
+        );
+    }
     inputs.insert("unused".into(), Value::Array(cat.unused()));
     Ok(Resolved {
         xr,
         composition,
         resources: observed.resources,
         environment: environment.map(|e| e.value),
+        extra_resources,
         connection_secret_keys,
         inputs: Value::Object(inputs),
     })

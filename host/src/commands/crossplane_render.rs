@@ -183,20 +183,3 @@ pub(crate) fn pipeline_order(composition: &Value, order: &mut Vec<String>) {
         order.clear();
     }
 }
-
-/// The `openAPIV3Schema` of the XRD version the XR is of, whose defaults the engine applies
-/// to the XR (`crossplane render --xrd`).
-pub(crate) fn xrd_schema(xrd: &Value, xr: &Value) -> Option<Value> {
-    let version = xr
-        .get("apiVersion")
-        .and_then(Value::as_str)
-        .and_then(|a| a.rsplit_once('/'))
-        .map(|(_, v)| v)?;
-    lookup(xrd, &["spec", "versions"])?
-        .as_array()?
-        .iter()
-        .find(|v| v.get("name").and_then(Value::as_str) == Some(version))
-        .and_then(|v| lookup(v, &["schema", "openAPIV3Schema"]))
-        .filter(|s| s.is_object())
-        .cloned()
-}
