@@ -94,12 +94,14 @@ impl Request {
     /// `ErrorKind::InvalidRequest` naming the document or option at fault.
     pub fn from_documents(documents: Vec<Value>, options: Value) -> Result<Request> {
         let d = Dec(ErrorKind::InvalidRequest);
-        let (mut opts, mut choices) = match &options {
+        let (mut opts, choices) = match &options {
             Value::Null => (Options::default(), Choices::default()),
             v => (decode_options(d, v)?, decode_choices(d, v)?),
         };
-        choices.functions.clone_from(&opts.pipeline.functions);
-        let r = crate::documents::resolve(documents, &choices)?;
+        let functions = &opts.pipeline.functions;
+        let r = crate::documents::resolve(documents, &choices, |composition| {
+            super::functions::runs_environment_configs(composition, functions)
+        })?;
         if opts.connection_secret_keys.is_none() {
             opts.connection_secret_keys = r.connection_secret_keys;
         }
@@ -282,7 +284,6 @@ fn decode_choices(d: Dec, v: &Value) -> Result<Choices> {
     Ok(Choices {
         xr: d.opt_str(m, "xr", &at)?.map(str::to_owned),
         composition_name: d.opt_str(m, "compositionName", &at)?.map(str::to_owned),
-        functions: std::collections::BTreeMap::new(),
     })
 }
 

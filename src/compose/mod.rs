@@ -31,7 +31,6 @@ use crate::semantics::Semantics;
 use crate::trace::PatchTrace;
 use crate::value::Value;
 
-pub(crate) use functions::runs_environment_configs;
 pub use input::Request;
 pub use output::Output;
 

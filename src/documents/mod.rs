@@ -30,8 +30,6 @@ pub(crate) struct Choices {
     pub(crate) xr: Option<String>,
     /// `options.compositionName`: the Composition to use, as the CLI's `--composition-name`.
     pub(crate) composition_name: Option<String>,
-    /// `options.functions`: which function each pipeline step runs.
-    pub(crate) functions: std::collections::BTreeMap<String, String>,
 }
 
 /// What the documents resolved to: the classic request's parts and the `inputs` report.
@@ -51,7 +49,15 @@ pub(crate) struct Resolved {
 /// # Errors
 /// `InvalidRequest` naming the document at fault: no XR or several without `options.xr`, no
 /// Composition for it, an observed-resource conflict, a Secret that is not base64, and so on.
-pub(crate) fn resolve(documents: Vec<Value>, choices: &Choices) -> Result<Resolved> {
+///
+/// `selects_environment` says whether the chosen Composition's pipeline runs a step that selects
+/// EnvironmentConfigs itself (which then receives them as extra resources); the caller answers
+/// it, because which function a step runs is the pipeline's knowledge, not the documents'.
+pub(crate) fn resolve(
+    documents: Vec<Value>,
+    choices: &Choices,
+    selects_environment: impl Fn(&Value) -> bool,
+) -> Result<Resolved> {
     let mut cat = Catalog::new(documents)?;
     select::require_any(&cat)?;
     let xr_index = cat.choose_xr(choices.xr.as_deref())?;
@@ -69,7 +75,7 @@ pub(crate) fn resolve(documents: Vec<Value>, choices: &Choices) -> Result<Resolv
         choices.composition_name.as_deref(),
     )?;
     let composition = chosen.composition;
-    let to_pipeline = crate::compose::runs_environment_configs(&composition, &choices.functions);
+    let to_pipeline = selects_environment(&composition);
     let (environment, extra_resources) = if to_pipeline {
         (None, environment::for_pipeline(&mut cat))
     } else {
