@@ -37,7 +37,11 @@ fn main() {
     let shipped = out_dir.join("xprender.wasm");
     let optimized = if ensure_wasm_target() {
         let raw = build_core_module(&root, &core_target_dir(&out_dir));
-        optimize(&root, &raw, &shipped)
+        if optimize(&root, &raw, &shipped) {
+            "true"
+        } else {
+            "false"
+        }
     } else {
         let prebuilt = manifest_dir.join(PREBUILT);
         println!("cargo:rerun-if-changed={}", prebuilt.display());
@@ -47,7 +51,7 @@ fn main() {
              last `scripts/build-embedded.sh`); add the target to build it from src/"
         );
         std::fs::copy(&prebuilt, &shipped).expect("copy the prebuilt core module");
-        true
+        "prebuilt"
     };
     println!(
         "cargo:rustc-env=XPRENDER_WASMTIME_VERSION={}",
