@@ -10,8 +10,8 @@ node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' ||
   die "node $(node --version) is too old: the web tests need Node 20 or newer"
 
 step "clippy (engine with the web face, wasm32)"
-CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}/web" cargo clippy -p xprender --target wasm32-unknown-unknown \
-  --features web --locked -- -D warnings
+CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}/web" cargo clippy -p xprender \
+  --target wasm32-unknown-unknown --features web --locked -- -D warnings
 
 bash "$ROOT/scripts/build-web.sh"
 
