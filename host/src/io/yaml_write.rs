@@ -6,6 +6,9 @@
 //! format) reaches the serializer as a placeholder that the output stream replaces with
 //! go-yaml's text for it, at the column the serializer put it (see `go_yaml`). Documents are
 //! read in place and written as they are walked: no tree of the engine's answer is built.
+//!
+//! Not reproduced: a mapping or sequence as the value of a `? ` key (a key over 128 bytes or
+//! with a line break), which go-yaml starts on the `:` line; scalar values of such keys are.
 
 use std::borrow::Cow;
 use std::cell::RefCell;
