@@ -34,7 +34,8 @@ installed="$install_root/bin/xprender"
   "$installed" module --output core.wasm
   [ "$(head -c 4 core.wasm | od -An -tx1 | tr -d ' ')" = 0061736d ] ||
     die "xprender module --output wrote no wasm module"
-  "$installed" version | grep -q '^module: ' || die "xprender version printed no module digest"
+  version=$("$installed" version)
+  grep -q '^module: ' <<<"$version" || die "xprender version printed no module digest"
   "$installed" playground --help >/dev/null
 )
 rm -rf "$install_root"
