@@ -98,6 +98,39 @@ fn usage_errors_exit_2() {
     }
 }
 
+/// `--timeout` reads Go durations (`time.ParseDuration`) and refuses bad ones with Go's text.
+#[test]
+fn timeout_takes_go_durations() {
+    let (xr, comp) = (example("xr.yaml"), example("composition.yaml"));
+    for valid in ["1m30s", "1.5h", "2h45m", "300000us", "1.5s"] {
+        let (code, out, err) = run(xprender()
+            .arg("render")
+            .args([&xr, &comp])
+            .args(["--timeout", valid]));
+        assert_eq!(code, 0, "--timeout {valid}: {err}");
+        assert!(out.starts_with("---\n"), "--timeout {valid}: {out}");
+    }
+    for (invalid, message) in [
+        ("-", r#"time: invalid duration "-""#),
+        ("1", r#"time: missing unit in duration "1""#),
+        ("1d", r#"time: unknown unit "d" in duration "1d""#),
+        (
+            "1µx",
+            r#"time: unknown unit "\xc2\xb5x" in duration "1\xc2\xb5x""#,
+        ),
+        ("2562048h", r#"time: invalid duration "2562048h""#),
+        ("0", "0 is not a positive duration"),
+        ("-1s", "-1s is not a positive duration"),
+    ] {
+        let (code, _, err) = run(xprender()
+            .arg("render")
+            .args([&xr, &comp])
+            .arg(format!("--timeout={invalid}")));
+        assert_eq!(code, 2, "--timeout {invalid}: {err}");
+        assert!(err.contains(message), "--timeout {invalid}: {err}");
+    }
+}
+
 #[test]
 fn missing_files_exit_2() {
     let dir = temp_dir("missing-files");

@@ -57,6 +57,27 @@ no_wasm_xprender version | grep 'engine: .*prebuilt host/assets' ||
   die "the build without wasm32 does not say it embeds the prebuilt module"
 [ "$offline" = "$out" ] || die "the render without the wasm32 target differs from the pinned toolchain's"
 
+step "cargo install --path host: the installed binary works outside the repository"
+# The install shares the release build above (same target directory and profile): it links
+# and copies, it does not compile again.
+install_root=$(mktemp -d)
+cargo install -q --locked --path host --root "$install_root"
+installed="$install_root/bin/xprender"
+(
+  cd "$install_root"
+  out=$("$installed" render "$ROOT/examples/platform-db/xr.yaml" \
+    "$ROOT/examples/platform-db/composition.yaml" \
+    --observed-resources "$ROOT/examples/platform-db/observed.yaml")
+  grep -q '^kind: XPostgreSQLInstance$' <<<"$out" || die "the installed binary did not render the XR"
+  "$installed" module --output core.wasm
+  [ "$(head -c 4 core.wasm | od -An -tx1 | tr -d ' ')" = 0061736d ] ||
+    die "xprender module --output wrote no wasm module"
+  version=$("$installed" version)
+  grep -q '^module: ' <<<"$version" || die "xprender version printed no module digest"
+  "$installed" playground --help >/dev/null
+)
+rm -rf "$install_root"
+
 step "xprender test: the examples' composition tests, JUnit report validated as XML"
 need_apt python3
 junit="$(mktemp -d)/junit.xml"

@@ -34,12 +34,13 @@ pub(crate) struct CrossplaneArgs {
     /// Include the Function context the pipeline ended with as a `kind: Context` document.
     #[arg(long, short = 'c')]
     pub(crate) include_context: bool,
-    /// Function context values from files (JSON or YAML): KEY=FILE, comma-separated or repeated.
-    #[arg(long, value_name = "KEY=FILE", value_delimiter = ',')]
+    /// Function context values from files (JSON or YAML): KEY=FILE, the flag repeated for
+    /// more (as `crossplane render`, it does not split a value at commas).
+    #[arg(long, value_name = "KEY=FILE")]
     pub(crate) context_files: Vec<String>,
-    /// Function context values: KEY=JSON, comma-separated or repeated. They take precedence
-    /// over --context-files.
-    #[arg(long, value_name = "KEY=VALUE", value_delimiter = ',')]
+    /// Function context values: KEY=JSON, the flag repeated for more (JSON keeps its commas).
+    /// They take precedence over --context-files.
+    #[arg(long, value_name = "KEY=VALUE")]
     pub(crate) context_values: Vec<String>,
     /// Render without the steps whose function xprender cannot run (a warning each) instead
     /// of failing.

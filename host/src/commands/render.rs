@@ -11,6 +11,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use crate::go_duration::parse_timeout;
+
 /// The output format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum OutputFormat {
@@ -134,14 +136,14 @@ pub(crate) struct RenderArgs {
     /// in-cluster config).
     #[arg(long, value_name = "FILE", requires = "cluster")]
     pub(crate) kubeconfig: Option<PathBuf>,
-    /// With --cluster: the limit for each request to the API server.
-    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = parse_duration)]
+    /// With --cluster: the limit for each request to the API server (a Go duration).
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = parse_timeout)]
     pub(crate) cluster_timeout: Duration,
     /// Memory cap of the engine sandbox, e.g. 256MiB, 64M, 1GiB.
     #[arg(long, value_name = "SIZE", default_value = "256MiB", value_parser = parse_size)]
     pub(crate) max_memory: usize,
-    /// Time limit of the render, e.g. 2s, 500ms.
-    #[arg(long, value_name = "DURATION", default_value = "2s", value_parser = parse_duration)]
+    /// Time limit of the render: a Go duration, e.g. 1m30s, 500ms.
+    #[arg(long, value_name = "DURATION", default_value = "2s", value_parser = parse_timeout)]
     pub(crate) timeout: Duration,
     /// Largest request the host accepts (each input file, and the request assembled from
     /// them), e.g. 64MiB; larger ones are refused before they are read.
@@ -188,26 +190,4 @@ pub(crate) fn parse_size(s: &str) -> Result<usize, String> {
         return Err(format!("{s} is below the 64KiB wasm page"));
     }
     Ok(bytes)
-}
-
-/// `2s`, `500ms`, `1m`, `1.5s`.
-pub(crate) fn parse_duration(s: &str) -> Result<Duration, String> {
-    let s = s.trim();
-    let split = s
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(s.len());
-    let (num, unit) = s.split_at(split);
-    let n: f64 = num
-        .parse()
-        .map_err(|_| format!("{s:?} is not a duration (e.g. 2s, 500ms)"))?;
-    let secs = match unit {
-        "ms" => n / 1000.0,
-        "s" | "" => n,
-        "m" => n * 60.0,
-        u => return Err(format!("unknown duration unit {u:?} (use ms, s or m)")),
-    };
-    if !(secs > 0.0 && secs < 86_400.0) {
-        return Err(format!("{s} is not a positive duration under a day"));
-    }
-    Ok(Duration::from_secs_f64(secs))
 }
