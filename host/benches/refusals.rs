@@ -35,8 +35,7 @@ use serde_json::{Value as Json, json};
 use tonic::transport::Channel;
 
 use hostile::{measure, mib};
-use proto::v1::function_runner_service_client::FunctionRunnerServiceClient;
-use proto::v1::{Resource, RunFunctionRequest, State};
+use proto::v1::{Resource, RunFunctionRequest, RunFunctionResponse, State};
 
 const XPRENDER: &str = env!("CARGO_BIN_EXE_xprender");
 
@@ -76,23 +75,36 @@ fn gist(s: &str) -> String {
 fn cli(dir: &Path) {
     // Warm the module cache: the first run compiles the engine.
     measure(Command::new(XPRENDER).arg("version"));
-    let mut cases: Vec<(String, String, Vec<&str>)> = requests()
-        .into_iter()
-        .map(|(what, r)| (what.to_owned(), r, vec![]))
-        .collect();
-    cases.push((
-        "2 MiB over `--max-request-size 1MiB`".into(),
-        hostile::padded(2 << 20),
-        vec!["--max-request-size", "1MiB"],
-    ));
-    cases.push((
-        "200,000 resources over `--max-request-size 16MiB`".into(),
-        hostile::resources(200_000),
-        vec!["--max-request-size", "16MiB"],
-    ));
-    for (what, request, extra) in &cases {
+    type Make = fn() -> String;
+    let cases: [(&str, Make, &[&str]); 6] = [
+        (
+            "two million small objects",
+            hostile::two_million_small_objects,
+            &[],
+        ),
+        ("200,000 resources", || hostile::resources(200_000), &[]),
+        ("a 1 MiB key", hostile::a_one_mebibyte_key, &[]),
+        ("100,000-deep nesting", || hostile::nesting(100_000), &[]),
+        (
+            "2 MiB over `--max-request-size 1MiB`",
+            || hostile::padded(2 << 20),
+            &["--max-request-size", "1MiB"],
+        ),
+        (
+            "200,000 resources over `--max-request-size 16MiB`",
+            || hostile::resources(200_000),
+            &["--max-request-size", "16MiB"],
+        ),
+    ];
+    for (what, make, extra) in cases {
         let file = dir.join("request.json");
-        std::fs::write(&file, request).unwrap();
+        // Written and dropped before the spawn: a child's peak RSS counts the pages it
+        // shared with this process until it execs.
+        let size = {
+            let request = make();
+            std::fs::write(&file, &request).unwrap();
+            request.len()
+        };
         let run = measure(
             Command::new(XPRENDER)
                 .arg("render")
@@ -105,7 +117,7 @@ fn cli(dir: &Path) {
         } else {
             format!("exit {}: `{}`", run.code, gist(&run.err))
         };
-        row("CLI", what, request.len(), &outcome, run.elapsed, run.peak);
+        row("CLI", what, size, &outcome, run.elapsed, run.peak);
     }
     // An endless stdin, cut at the limit.
     let run = measure(
@@ -171,6 +183,59 @@ fn function_server() -> (Server, String) {
     (Server(child), address)
 }
 
+/// A request already encoded: protobuf's encoder recomputes the length of every nested
+/// message at each level, quadratic in the nesting, so a deep request is encoded once
+/// before the clock starts and sent as bytes.
+#[derive(Clone, Debug, Default)]
+struct Encoded(Vec<u8>);
+
+impl prost::Message for Encoded {
+    fn encode_raw(&self, buf: &mut impl prost::bytes::BufMut) {
+        buf.put_slice(&self.0);
+    }
+
+    fn merge_field(
+        &mut self,
+        tag: u32,
+        wire_type: prost::encoding::WireType,
+        buf: &mut impl prost::bytes::Buf,
+        ctx: prost::encoding::DecodeContext,
+    ) -> Result<(), prost::DecodeError> {
+        prost::encoding::skip_field(wire_type, tag, buf, ctx)
+    }
+
+    fn encoded_len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn clear(&mut self) {
+        self.0.clear();
+    }
+}
+
+/// One RunFunction call with an encoded request.
+async fn run_function(
+    address: &str,
+    request: Encoded,
+) -> Result<RunFunctionResponse, tonic::Status> {
+    let channel = Channel::from_shared(format!("http://{address}"))
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    let mut grpc = tonic::client::Grpc::new(channel)
+        .max_encoding_message_size(usize::MAX)
+        .max_decoding_message_size(usize::MAX);
+    grpc.ready().await.unwrap();
+    let path = tonic::codegen::http::uri::PathAndQuery::from_static(
+        "/apiextensions.fn.proto.v1.FunctionRunnerService/RunFunction",
+    );
+    let codec = tonic_prost::ProstCodec::<Encoded, RunFunctionResponse>::default();
+    grpc.unary(tonic::Request::new(request), path, codec)
+        .await
+        .map(tonic::Response::into_inner)
+}
+
 /// A render request as the one function-patch-and-transform step that replaces it.
 fn function_request(request: &str) -> RunFunctionRequest {
     let mut de = serde_json::Deserializer::from_str(request);
@@ -195,22 +260,19 @@ fn function_request(request: &str) -> RunFunctionRequest {
 
 fn function(rt: &tokio::runtime::Runtime) {
     use prost::Message as _;
-    for (what, request) in requests() {
+    let mut cases = requests();
+    // prost's decoder stops at 100 levels: deeper is refused the same way, and 100,000
+    // levels take the encoder minutes.
+    cases[3] = ("10,000-deep nesting", hostile::nesting(10_000));
+    for (what, request) in cases {
+        let req = Encoded(function_request(&request).encode_to_vec());
+        drop(request);
+        let size = req.0.len();
         let (server, address) = function_server();
-        let req = function_request(&request);
-        let size = req.encoded_len();
         let started = Instant::now();
         let outcome = rt.block_on(async {
-            let channel = Channel::from_shared(format!("http://{address}"))
-                .unwrap()
-                .connect()
-                .await
-                .unwrap();
-            let mut client = FunctionRunnerServiceClient::new(channel)
-                .max_encoding_message_size(usize::MAX)
-                .max_decoding_message_size(usize::MAX);
-            match client.run_function(req).await {
-                Ok(rsp) => match rsp.get_ref().results.iter().find(|r| r.severity == 1) {
+            match run_function(&address, req).await {
+                Ok(rsp) => match rsp.results.iter().find(|r| r.severity == 1) {
                     Some(f) => format!("Fatal result: `{}`", gist(&f.message)),
                     None => "rendered".to_owned(),
                 },
