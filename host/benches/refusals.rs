@@ -72,43 +72,53 @@ fn gist(s: &str) -> String {
     out.replace('|', "\\|")
 }
 
+/// The CLI's cases: a name, how to make the request, and the flags.
+type Make = fn() -> String;
+const CLI_CASES: [(&str, Make, &[&str]); 6] = [
+    (
+        "two million small objects",
+        hostile::two_million_small_objects,
+        &[],
+    ),
+    ("200,000 resources", || hostile::resources(200_000), &[]),
+    ("a 1 MiB key", hostile::a_one_mebibyte_key, &[]),
+    ("100,000-deep nesting", || hostile::nesting(100_000), &[]),
+    (
+        "2 MiB over `--max-request-size 1MiB`",
+        || hostile::padded(2 << 20),
+        &["--max-request-size", "1MiB"],
+    ),
+    (
+        "200,000 resources over `--max-request-size 16MiB`",
+        || hostile::resources(200_000),
+        &["--max-request-size", "16MiB"],
+    ),
+];
+
+/// Writes the CLI's requests (`request-<i>.json`): run in a child of its own, because a
+/// spawned child's peak RSS starts from this process's peak (the memory it execs from).
+fn write_cli_requests(dir: &Path) {
+    for (i, (_, make, _)) in CLI_CASES.iter().enumerate() {
+        std::fs::write(dir.join(format!("request-{i}.json")), make()).unwrap();
+    }
+}
+
 fn cli(dir: &Path) {
+    let status = Command::new(std::env::current_exe().unwrap())
+        .arg("--write-requests")
+        .arg(dir)
+        .status()
+        .unwrap();
+    assert!(status.success());
     // Warm the module cache: the first run compiles the engine.
     measure(Command::new(XPRENDER).arg("version"));
-    type Make = fn() -> String;
-    let cases: [(&str, Make, &[&str]); 6] = [
-        (
-            "two million small objects",
-            hostile::two_million_small_objects,
-            &[],
-        ),
-        ("200,000 resources", || hostile::resources(200_000), &[]),
-        ("a 1 MiB key", hostile::a_one_mebibyte_key, &[]),
-        ("100,000-deep nesting", || hostile::nesting(100_000), &[]),
-        (
-            "2 MiB over `--max-request-size 1MiB`",
-            || hostile::padded(2 << 20),
-            &["--max-request-size", "1MiB"],
-        ),
-        (
-            "200,000 resources over `--max-request-size 16MiB`",
-            || hostile::resources(200_000),
-            &["--max-request-size", "16MiB"],
-        ),
-    ];
-    for (what, make, extra) in cases {
-        let file = dir.join("request.json");
-        // Written and dropped before the spawn: a child's peak RSS counts the pages it
-        // shared with this process until it execs.
-        let size = {
-            let request = make();
-            std::fs::write(&file, &request).unwrap();
-            request.len()
-        };
+    for (i, (what, _, extra)) in CLI_CASES.iter().enumerate() {
+        let file = dir.join(format!("request-{i}.json"));
+        let size = usize::try_from(std::fs::metadata(&file).unwrap().len()).unwrap();
         let run = measure(
             Command::new(XPRENDER)
                 .arg("render")
-                .args(extra)
+                .args(*extra)
                 .args(["--output", "json", "--request"])
                 .arg(&file),
         );
@@ -358,6 +368,11 @@ fn playground(dir: &Path) {
 }
 
 fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("--write-requests") {
+        write_cli_requests(Path::new(&args[2]));
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     println!("| Face | Hostile input | Request | Outcome | Time | Peak RSS |");
     println!("|---|---|---|---|---|---|");
