@@ -12,7 +12,6 @@ step "host tests with the wasm-opt build"
 cargo test -p xprender-host --locked --no-fail-fast
 
 step "render properties on the three faces: native, wasmtime and Node's WebAssembly"
-command -v node >/dev/null || need_apt nodejs npm
 cargo test -p xprender-host --locked --test properties -- --ignored
 
 step "the README's main command"
