@@ -6,82 +6,14 @@
 //! blur each other's figures.
 
 mod common;
+#[path = "hostile/mod.rs"]
+mod hostile;
 
-use std::io::Read as _;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::{temp_dir, write, xprender};
-
-/// What a run of the CLI did.
-struct Run {
-    code: i32,
-    /// Bytes written on stdout (not kept: outputs are large).
-    out_len: usize,
-    /// The first and last lines of stdout.
-    out_head: String,
-    err: String,
-    /// Peak resident memory of the process, in bytes.
-    peak: u64,
-    elapsed: Duration,
-}
-
-// The child is reaped by wait4 below, which std's Child cannot see.
-#[allow(clippy::zombie_processes)]
-fn measure(cmd: &mut Command) -> Run {
-    let started = Instant::now();
-    let mut child = cmd
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdout = child.stdout.take().unwrap();
-    let mut stderr = child.stderr.take().unwrap();
-    let out = std::thread::spawn(move || {
-        let (mut len, mut head) = (0, Vec::new());
-        let mut buf = vec![0u8; 1 << 16];
-        loop {
-            let n = stdout.read(&mut buf).unwrap();
-            if n == 0 {
-                break;
-            }
-            if head.len() < 4096 {
-                head.extend_from_slice(&buf[..n.min(4096)]);
-            }
-            len += n;
-        }
-        (len, String::from_utf8_lossy(&head).into_owned())
-    });
-    let err = std::thread::spawn(move || {
-        let mut s = String::new();
-        stderr.read_to_string(&mut s).unwrap();
-        s
-    });
-    let pid = libc::pid_t::try_from(child.id()).unwrap();
-    let mut status = 0;
-    // SAFETY: plain wait4 on our own child; rusage is a C struct that zeroed is valid for.
-    #[allow(unsafe_code)]
-    let usage = unsafe {
-        let mut usage: libc::rusage = std::mem::zeroed();
-        assert_eq!(libc::wait4(pid, &raw mut status, 0, &raw mut usage), pid);
-        usage
-    };
-    let elapsed = started.elapsed();
-    let (out_len, out_head) = out.join().unwrap();
-    Run {
-        code: if libc::WIFEXITED(status) {
-            libc::WEXITSTATUS(status)
-        } else {
-            -1
-        },
-        out_len,
-        out_head,
-        err: err.join().unwrap(),
-        peak: u64::try_from(usage.ru_maxrss).unwrap() * 1024,
-        elapsed,
-    }
-}
+use hostile::{Run, measure, mib};
 
 /// The engine's default memory limit (`--max-memory`).
 const ENGINE_LIMIT: u64 = 256 << 20;
@@ -111,39 +43,10 @@ fn assert_within(run: &Run, size: u64, engine_limit: u64, what: &str) {
     );
 }
 
-#[allow(clippy::cast_precision_loss)]
-fn mib(n: u64) -> f64 {
-    n as f64 / f64::from(1 << 20)
-}
-
-const COMPOSITION: &str = r#"{"apiVersion": "apiextensions.crossplane.io/v1", "kind": "Composition",
- "metadata": {"name": "c"},
- "spec": {"compositeTypeRef": {"apiVersion": "example.org/v1", "kind": "XThing"},
-  "resources": [{"name": "cm", "base": {"apiVersion": "v1", "kind": "ConfigMap"},
-   "patches": [{"fromFieldPath": "spec.items", "toFieldPath": "data.items",
-     "transforms": [{"type": "string", "string": {"type": "Format", "fmt": "%d"}}]}]}]}}"#;
-
-fn request_with_spec(spec: &str) -> String {
-    format!(
-        r#"{{"xr": {{"apiVersion": "example.org/v1", "kind": "XThing", "metadata": {{"name": "x"}}, "spec": {spec}}}, "composition": {COMPOSITION}}}"#
-    )
-}
-
 #[test]
 fn two_million_small_objects() {
     let dir = temp_dir("bounds-objects");
-    let mut items = String::with_capacity(24 << 20);
-    for i in 0..2_000_000 {
-        if i > 0 {
-            items.push(',');
-        }
-        items.push_str(r#"{"k":"v"}"#);
-    }
-    let request = write(
-        &dir,
-        "request.json",
-        &request_with_spec(&format!(r#"{{"items": [{items}]}}"#)),
-    );
+    let request = write(&dir, "request.json", &hostile::two_million_small_objects());
     let size = std::fs::metadata(&request).unwrap().len();
     // With the default engine limit the engine runs out of memory, and says so.
     let run = measure(
@@ -193,30 +96,25 @@ fn two_million_small_objects() {
 #[test]
 fn two_hundred_thousand_resources_are_refused_at_once() {
     let dir = temp_dir("bounds-resources");
-    let request_of = |n: usize| {
-        let mut resources = String::new();
-        for i in 0..n {
-            if i > 0 {
-                resources.push(',');
-            }
-            resources.push_str(&format!(
-                r#"{{"name": "r{i}", "base": {{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {{"name": "r{i}"}}, "data": {{"a": "b"}}}}}}"#
-            ));
-        }
-        format!(
-            r#"{{"xr": {{"apiVersion": "example.org/v1", "kind": "XThing", "metadata": {{"name": "x"}}}},
- "composition": {{"apiVersion": "apiextensions.crossplane.io/v1", "kind": "Composition",
- "metadata": {{"name": "c"}}, "spec": {{"compositeTypeRef": {{"apiVersion": "example.org/v1", "kind": "XThing"}},
- "resources": [{resources}]}}}}}}"#
-        )
-    };
-    let request = write(&dir, "request.json", &request_of(200_000));
+    let request = write(&dir, "request.json", &hostile::resources(200_000));
     let run = measure(xprender().args(["render", "--request"]).arg(&request));
     assert_bounded(&run, &request, "200,000 resources");
     assert_eq!(run.code, 1, "{}", run.err);
     // The engine's own error document, word for word.
-    let engine = xprender::render_json(&request_of(100_001));
+    let engine = xprender::render_json(&hostile::resources(100_001));
     assert!(engine.contains("more than 100000 entries"), "{engine}");
+    assert_eq!(run.err.trim_end(), engine);
+
+    // The same resources as a pipeline step's function-patch-and-transform input.
+    let pipeline = write(&dir, "pipeline.json", &hostile::pipeline_resources(200_000));
+    let run = measure(xprender().args(["render", "--request"]).arg(&pipeline));
+    assert_bounded(&run, &pipeline, "200,000 resources in a pipeline step");
+    assert_eq!(run.code, 1, "{}", run.err);
+    let engine = xprender::render_json(&hostile::pipeline_resources(100_001));
+    assert!(
+        engine.contains("composition.spec.pipeline[0].input: more than 100000 entries"),
+        "{engine}"
+    );
     assert_eq!(run.err.trim_end(), engine);
     // The target is under a second for an optimized build (`cargo test --release`); an
     // unoptimized test build scans the text many times slower, more so on a busy machine.
@@ -231,12 +129,7 @@ fn two_hundred_thousand_resources_are_refused_at_once() {
 #[test]
 fn a_one_mebibyte_key() {
     let dir = temp_dir("bounds-key");
-    let key = "k".repeat(1 << 20);
-    let request = write(
-        &dir,
-        "request.json",
-        &request_with_spec(&format!(r#"{{"{key}": 1, "items": 7}}"#)),
-    );
+    let request = write(&dir, "request.json", &hostile::a_one_mebibyte_key());
     let run = measure(
         xprender()
             .args(["render", "--include-full-xr", "--request"])
@@ -250,13 +143,7 @@ fn a_one_mebibyte_key() {
 #[test]
 fn nesting_a_hundred_thousand_deep() {
     let dir = temp_dir("bounds-nesting");
-    let depth = 100_000;
-    let nested = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
-    let request = write(
-        &dir,
-        "request.json",
-        &request_with_spec(&format!(r#"{{"items": {nested}}}"#)),
-    );
+    let request = write(&dir, "request.json", &hostile::nesting(100_000));
     let run = measure(xprender().args(["render", "--request"]).arg(&request));
     assert_bounded(&run, &request, "100,000-deep nesting");
     assert_eq!(run.code, 1, "{}", run.err);
@@ -272,10 +159,11 @@ fn nesting_a_hundred_thousand_deep() {
         &dir,
         "xr.yaml",
         &format!(
-            "apiVersion: example.org/v1\nkind: XThing\nmetadata:\n  name: x\nspec:\n  items: {nested}\n"
+            "apiVersion: example.org/v1\nkind: XThing\nmetadata:\n  name: x\nspec:\n  items: {}\n",
+            hostile::nested(100_000)
         ),
     );
-    let comp = write(&dir, "comp.json", COMPOSITION);
+    let comp = write(&dir, "comp.json", hostile::COMPOSITION);
     let run = measure(xprender().arg("render").arg(&yaml).arg(&comp));
     assert_bounded(&run, &yaml, "100,000-deep nesting (YAML)");
     assert_eq!(run.code, 2, "{}", run.err);
@@ -289,11 +177,7 @@ fn nesting_a_hundred_thousand_deep() {
 #[test]
 fn requests_over_the_size_limit_are_refused_unread() {
     let dir = temp_dir("bounds-size");
-    let request = write(
-        &dir,
-        "request.json",
-        &request_with_spec(&format!(r#"{{"pad": "{}"}}"#, "x".repeat(2 << 20))),
-    );
+    let request = write(&dir, "request.json", &hostile::padded(2 << 20));
     let run = measure(
         xprender()
             .args(["render", "--max-request-size", "1MiB", "--request"])

@@ -661,6 +661,11 @@ async fn hostile_requests_fail_alone() {
     let mut req = small_request();
     req.input = Some(to_struct(&json!({"resources": templates})));
     hostile.push(("100k resources", req));
+    // One more than the engine takes: refused before the request enters the sandbox.
+    let templates: Vec<Json> = (0..100_001).map(|_| json!({})).collect();
+    let mut req = small_request();
+    req.input = Some(to_struct(&json!({"resources": templates})));
+    hostile.push(("over the entry limit", req));
 
     // Not the input's shape at all.
     let mut req = small_request();
@@ -690,6 +695,10 @@ async fn hostile_requests_fail_alone() {
                             "{}",
                             f.message
                         );
+                    }
+                    if what == "over the entry limit" {
+                        // The engine's limit error, in the function's words.
+                        assert_eq!(f.message, "input: more than 100000 entries");
                     }
                     if what == "memory bomb" {
                         assert!(

@@ -1,11 +1,12 @@
 //! Properties of rendering over generated requests (proptest): the same bytes twice, the
-//! same bytes natively and in the wasmtime sandbox, an answer that always parses (an Output
-//! or an error document), and never a trap.
+//! same bytes natively, in the wasmtime sandbox and on Node's WebAssembly, an answer that
+//! always parses (an Output or an error document), and never a trap.
 
 mod common;
 
-use std::io::Write as _;
-use std::process::Stdio;
+use std::io::{BufRead as _, BufReader, Write as _};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::{Mutex, OnceLock};
 
 use proptest::prelude::*;
 use serde_json::{Value as Json, json};
@@ -156,6 +157,87 @@ fn sandboxed(request: &str) -> (i32, String, String) {
     )
 }
 
+/// One Node process for every case: `data/properties/node-face.cjs` on the embedded core
+/// module, a request per line in, an answer per line out.
+struct NodeFace {
+    _child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+/// The core module's answer on Node, or the trap it hit.
+fn on_node(request: &str) -> Result<String, String> {
+    static NODE: OnceLock<Mutex<NodeFace>> = OnceLock::new();
+    let node = NODE.get_or_init(|| {
+        let script = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/properties/node-face.cjs"
+        );
+        let mut child = Command::new("node")
+            .arg(script)
+            .arg(env!("XPRENDER_CORE_WASM"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("node (Node.js) runs the Node face; scripts/suites/40-host.sh provides it");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Mutex::new(NodeFace {
+            _child: child,
+            stdin,
+            stdout,
+        })
+    });
+    let mut node = node
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    assert!(!request.contains('\n'), "one request per line");
+    writeln!(node.stdin, "{request}").expect("the Node face exited");
+    let mut line = String::new();
+    node.stdout.read_line(&mut line).unwrap();
+    assert!(!line.is_empty(), "the Node face exited");
+    let reply: Json = serde_json::from_str(&line).unwrap();
+    match (reply["answer"].as_str(), reply["trap"].as_str()) {
+        (Some(answer), _) => Ok(answer.to_owned()),
+        (None, trap) => Err(trap.unwrap_or("no answer").to_owned()),
+    }
+}
+
+/// The native render: deterministic, and its answer reads back as an Output or an error
+/// document. Returns the answer and whether it is an error document or has a Fatal result.
+fn native_face(request: &str) -> Result<(String, bool, bool), TestCaseError> {
+    let native = xprender::render_json(request);
+    prop_assert_eq!(
+        &native,
+        &xprender::render_json(request),
+        "not deterministic"
+    );
+    let doc: Json = serde_json::from_str(&native).expect("the answer parses");
+    prop_assert!(xprender::Value::from_json(&native).is_ok());
+    let is_error = doc.get("error").is_some();
+    prop_assert!(is_error || doc.get("composite").is_some(), "{}", native);
+    let fatal = doc["results"]
+        .as_array()
+        .is_some_and(|r| r.iter().any(|r| r["severity"] == "Fatal"));
+    Ok((native, is_error, fatal))
+}
+
+/// The CLI's wasmtime sandbox answers the native bytes, without a trap.
+fn sandbox_face(
+    request: &str,
+    native: &str,
+    is_error: bool,
+    fatal: bool,
+) -> Result<(), TestCaseError> {
+    let (code, out, err) = sandboxed(request);
+    prop_assert!(!err.contains("the engine crashed"), "trap: {}", err);
+    // An error document goes to stderr; an Output to stdout, exit 1 when a result is Fatal.
+    prop_assert_eq!(code, i32::from(is_error || fatal), "{}", err);
+    let got = if is_error { &err } else { &out };
+    prop_assert_eq!(got.trim_end(), native);
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig {
         cases: 48,
@@ -165,21 +247,22 @@ proptest! {
 
     #[test]
     fn renders_are_deterministic_parse_and_match_the_sandbox(request in request()) {
-        let native = xprender::render_json(&request);
-        prop_assert_eq!(&native, &xprender::render_json(&request), "not deterministic");
-        let doc: Json = serde_json::from_str(&native).expect("the answer parses");
-        prop_assert!(xprender::Value::from_json(&native).is_ok());
-        let is_error = doc.get("error").is_some();
-        prop_assert!(is_error || doc.get("composite").is_some(), "{}", native);
+        let (native, is_error, fatal) = native_face(&request)?;
+        sandbox_face(&request, &native, is_error, fatal)?;
+    }
 
-        let (code, out, err) = sandboxed(&request);
-        prop_assert!(!err.contains("the engine crashed"), "trap: {}", err);
-        // An error document goes to stderr; an Output to stdout, exit 1 when a result is Fatal.
-        let fatal = doc["results"]
-            .as_array()
-            .is_some_and(|r| r.iter().any(|r| r["severity"] == "Fatal"));
-        prop_assert_eq!(code, i32::from(is_error || fatal), "{}", err);
-        let got = if is_error { &err } else { &out };
-        prop_assert_eq!(got.trim_end(), native.as_str());
+    /// Native, wasmtime and Node: each face twice (the same bytes), all three the same bytes,
+    /// and never a trap.
+    #[test]
+    #[ignore = "needs Node; run by scripts/suites/40-host.sh"]
+    fn the_three_faces_render_the_same_bytes(request in request()) {
+        let (native, is_error, fatal) = native_face(&request)?;
+        for _ in 0..2 {
+            sandbox_face(&request, &native, is_error, fatal)?;
+            match on_node(&request) {
+                Ok(answer) => prop_assert_eq!(answer, native.as_str(), "Node differs"),
+                Err(trap) => prop_assert!(false, "Node: the core module trapped: {}", trap),
+            }
+        }
     }
 }

@@ -12,6 +12,9 @@ step "host tests with the wasm-opt build"
 # build.rs re-runs when node_modules appears, so the embedded module is the optimized one.
 cargo test -p xprender-host --locked --no-fail-fast
 
+step "render properties on the three faces: native, wasmtime and Node's WebAssembly"
+cargo test -p xprender-host --locked --test properties -- --ignored
+
 step "the README's main command"
 out=$(cargo run -q --release --locked -p xprender-host -- render \
   examples/platform-db/xr.yaml examples/platform-db/composition.yaml \

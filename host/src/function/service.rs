@@ -57,7 +57,10 @@ impl Inner {
         let start = Instant::now();
         let rsp = match step::engine_request(req) {
             Err(message) => step::fatal(req, message),
-            Ok(request) => match self.pool.render(&request) {
+            // Over the engine's entry limits: its own error, without copying the request in.
+            Ok(request) => match runtime::precheck(&request)
+                .map_or_else(|| self.pool.render(&request), |r| Ok(r.into_bytes()))
+            {
                 Err(e) => step::fatal(req, e.to_string()),
                 Ok(bytes) => match runtime::parse_response(&bytes) {
                     Ok(output) => step::response(req, &output),

@@ -10,6 +10,7 @@ pub(crate) mod index;
 pub(crate) mod install;
 pub(crate) mod layout;
 pub(crate) mod legacy;
+mod manifest_fetch;
 pub(crate) mod package;
 mod registry;
 mod tarfs;

@@ -12,11 +12,19 @@ use serde_json::Value;
 use super::cache::{Cache, Digest};
 use super::image::{self, Descriptor};
 use super::layout::Layout;
+use super::manifest_fetch::{self, Authorization};
 use super::{Options, Source};
 
 pub(crate) struct Registry {
     rt: tokio::runtime::Runtime,
     client: Client,
+    /// Manifests are read with a cap, outside oci-client (see `manifest_fetch`).
+    http: reqwest::Client,
+    scheme: &'static str,
+    /// The credentials from the Docker config, and the pull authorization they gave
+    /// (settled at the first manifest).
+    auth: RegistryAuth,
+    pull: std::sync::OnceLock<Authorization>,
     pub(crate) reference: Reference,
     cache: Cache,
     opts: Options,
@@ -66,12 +74,12 @@ impl Registry {
     pub(crate) fn new(reference: &str, opts: &Options) -> Result<Self> {
         let reference = parse_reference(reference)?;
         let registry = reference.resolve_registry().to_owned();
-        let protocol = if opts.insecure {
-            ClientProtocol::Http
+        let (protocol, scheme) = if opts.insecure {
+            (ClientProtocol::Http, "http")
         } else if is_loopback(&registry) {
-            ClientProtocol::HttpsExcept(vec![registry.clone()])
+            (ClientProtocol::HttpsExcept(vec![registry.clone()]), "http")
         } else {
-            ClientProtocol::Https
+            (ClientProtocol::Https, "https")
         };
         let client = Client::new(ClientConfig {
             protocol,
@@ -83,39 +91,76 @@ impl Registry {
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()?;
+        let http = reqwest::Client::builder()
+            .read_timeout(opts.timeout)
+            .connect_timeout(opts.timeout)
+            .build()
+            .context("setting up the registry client")?;
         let auth = credentials(&registry)?;
         rt.block_on(client.store_auth_if_needed(&registry, &auth));
         Ok(Self {
             rt,
             client,
+            http,
+            scheme,
+            auth,
+            pull: std::sync::OnceLock::new(),
             reference,
             cache: Cache::new(&opts.cache_dir),
             opts: opts.clone(),
         })
     }
 
-    fn fetch_manifest(&self, reference: &Reference) -> Result<(Vec<u8>, Digest)> {
-        let (bytes, digest) = self
+    /// How pulls are authorized: the registry's token flow run once, with the Docker config's
+    /// credentials when it has some, so that wrong credentials fail here by name instead of
+    /// as an anonymous pull refused later.
+    fn pull_authorization(&self) -> Result<Authorization> {
+        if let Some(a) = self.pull.get() {
+            return Ok(a.clone());
+        }
+        let registry = self.reference.resolve_registry();
+        let token = self
             .rt
-            .block_on(self.client.pull_manifest_raw(
-                reference,
-                &oci_client::secrets::RegistryAuth::Anonymous,
-                image::MANIFEST_TYPES,
-            ))
+            .block_on(
+                self.client
+                    .auth(&self.reference, &self.auth, RegistryOperation::Pull),
+            )
             .map_err(oci_err)
+            .with_context(|| format!("authenticating to {registry}"))?;
+        let a = match (token, &self.auth) {
+            (Some(t), _) => Authorization::Bearer(t),
+            (None, RegistryAuth::Basic(u, p)) => Authorization::Basic(u.clone(), p.clone()),
+            (None, _) => Authorization::Anonymous,
+        };
+        Ok(self.pull.get_or_init(|| a).clone())
+    }
+
+    fn fetch_manifest(&self, reference: &Reference) -> Result<(Vec<u8>, Digest)> {
+        let auth = self.pull_authorization()?;
+        let fetched = self
+            .rt
+            .block_on(manifest_fetch::manifest(
+                &self.http,
+                self.scheme,
+                reference,
+                &auth,
+                image::MANIFEST_TYPES,
+                image::MAX_MANIFEST_BYTES,
+            ))
             .with_context(|| format!("fetching the manifest of {reference}"))?;
-        if bytes.len() as u64 > image::MAX_MANIFEST_BYTES {
-            bail!(
-                "the manifest of {reference} exceeds {} bytes",
-                image::MAX_MANIFEST_BYTES
-            );
+        let actual = Digest::of(&fetched.bytes);
+        if let Some(want) = reference.digest()
+            && Digest::parse(want).ok().as_ref() != Some(&actual)
+        {
+            bail!("manifest {want} does not match its digest (the content hashes to {actual})");
         }
-        let actual = Digest::of(&bytes);
-        if Digest::parse(&digest).ok().as_ref() != Some(&actual) {
-            bail!("the manifest of {reference} does not match its digest {digest}");
+        if let Some(announced) = &fetched.announced_digest
+            && Digest::parse(announced).ok().as_ref() != Some(&actual)
+        {
+            bail!("the manifest of {reference} does not match its digest {announced}");
         }
-        self.cache.put(&actual, &bytes)?;
-        Ok((bytes.to_vec(), actual))
+        self.cache.put(&actual, &fetched.bytes)?;
+        Ok((fetched.bytes, actual))
     }
 
     /// A manifest by digest: from the cache when present, else fetched and verified.
@@ -124,11 +169,7 @@ impl Registry {
             return Ok(b);
         }
         let r = self.reference.clone_with_digest(digest.as_str().to_owned());
-        let (bytes, actual) = self.fetch_manifest(&r)?;
-        if actual != *digest {
-            bail!("manifest {digest} does not match its digest (content hashes to {actual})");
-        }
-        Ok(bytes)
+        Ok(self.fetch_manifest(&r)?.0)
     }
 
     fn progress(&self, d: &Descriptor) -> indicatif::ProgressBar {
@@ -271,6 +312,14 @@ impl Source for Registry {
     }
 
     fn manifest(&mut self, d: &Descriptor) -> Result<Vec<u8>> {
+        if d.size > image::MAX_MANIFEST_BYTES {
+            bail!(
+                "manifest {} is {} bytes, over the limit of {} bytes for a manifest",
+                d.digest,
+                d.size,
+                image::MAX_MANIFEST_BYTES
+            );
+        }
         self.manifest_by_digest(&d.digest)
     }
 

@@ -1,0 +1,394 @@
+//! How fast the hostile requests of docs/security.md are refused (or rendered), and the peak
+//! resident memory of the process doing it, for the CLI, the function server and the
+//! playground server, on a release build. Not a timed test: the figures go to
+//! docs/security.md (the tests assert the refusals' text and the memory bound). Run with
+//! `cargo bench -p xprender-host --bench refusals`.
+#![allow(
+    clippy::unwrap_used,
+    clippy::print_stdout,
+    clippy::cast_precision_loss,
+    unreachable_pub
+)]
+
+#[path = "../tests/hostile/mod.rs"]
+mod hostile;
+
+#[allow(unreachable_pub, clippy::all, clippy::pedantic)]
+mod proto {
+    pub mod v1 {
+        include!(concat!(env!("OUT_DIR"), "/apiextensions.r#fn.proto.v1.rs"));
+    }
+}
+
+// Its unit tests compile here too, without a harness to run them.
+#[allow(dead_code, unreachable_pub, unused_imports)]
+#[path = "../src/function/structs.rs"]
+mod structs;
+
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value as Json, json};
+use tonic::transport::Channel;
+
+use hostile::{measure, mib};
+use proto::v1::{Resource, RunFunctionRequest, RunFunctionResponse, State};
+
+const XPRENDER: &str = env!("CARGO_BIN_EXE_xprender");
+
+/// The hostile requests, by name.
+fn requests() -> Vec<(&'static str, String)> {
+    vec![
+        (
+            "two million small objects",
+            hostile::two_million_small_objects(),
+        ),
+        ("200,000 resources", hostile::resources(200_000)),
+        ("a 1 MiB key", hostile::a_one_mebibyte_key()),
+        ("100,000-deep nesting", hostile::nesting(100_000)),
+    ]
+}
+
+/// One line of a Markdown table.
+fn row(face: &str, what: &str, size: usize, outcome: &str, elapsed: Duration, peak: u64) {
+    println!(
+        "| {face} | {what} | {:.1} MiB | {outcome} | {:.0} ms | {:.0} MiB |",
+        mib(size as u64),
+        elapsed.as_secs_f64() * 1000.0,
+        mib(peak)
+    );
+}
+
+/// The first line of a message, shortened.
+fn gist(s: &str) -> String {
+    let line = s.lines().next().unwrap_or("").trim();
+    let mut out: String = line.chars().take(110).collect();
+    if out.len() < line.len() {
+        out.push('…');
+    }
+    out.replace('|', "\\|")
+}
+
+/// The CLI's cases: a name, how to make the request, and the flags.
+type Make = fn() -> String;
+const CLI_CASES: [(&str, Make, &[&str]); 6] = [
+    (
+        "two million small objects",
+        hostile::two_million_small_objects,
+        &[],
+    ),
+    ("200,000 resources", || hostile::resources(200_000), &[]),
+    ("a 1 MiB key", hostile::a_one_mebibyte_key, &[]),
+    ("100,000-deep nesting", || hostile::nesting(100_000), &[]),
+    (
+        "2 MiB over `--max-request-size 1MiB`",
+        || hostile::padded(2 << 20),
+        &["--max-request-size", "1MiB"],
+    ),
+    (
+        "200,000 resources over `--max-request-size 16MiB`",
+        || hostile::resources(200_000),
+        &["--max-request-size", "16MiB"],
+    ),
+];
+
+/// Writes the CLI's requests (`request-<i>.json`): run in a child of its own, because a
+/// spawned child's peak RSS starts from this process's peak (the memory it execs from).
+fn write_cli_requests(dir: &Path) {
+    for (i, (_, make, _)) in CLI_CASES.iter().enumerate() {
+        std::fs::write(dir.join(format!("request-{i}.json")), make()).unwrap();
+    }
+}
+
+fn cli(dir: &Path) {
+    let status = Command::new(std::env::current_exe().unwrap())
+        .arg("--write-requests")
+        .arg(dir)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    // Warm the module cache: the first run compiles the engine.
+    measure(Command::new(XPRENDER).arg("version"));
+    for (i, (what, _, extra)) in CLI_CASES.iter().enumerate() {
+        let file = dir.join(format!("request-{i}.json"));
+        let size = usize::try_from(std::fs::metadata(&file).unwrap().len()).unwrap();
+        let run = measure(
+            Command::new(XPRENDER)
+                .arg("render")
+                .args(*extra)
+                .args(["--output", "json", "--request"])
+                .arg(&file),
+        );
+        let outcome = if run.code == 0 {
+            format!("rendered, exit 0, {} bytes out", run.out_len)
+        } else {
+            format!("exit {}: `{}`", run.code, gist(&run.err))
+        };
+        row("CLI", what, size, &outcome, run.elapsed, run.peak);
+    }
+    // An endless stdin, cut at the limit.
+    let run = measure(
+        Command::new(XPRENDER)
+            .args(["render", "--max-request-size", "1MiB", "--request", "-"])
+            .stdin(std::fs::File::open("/dev/zero").unwrap()),
+    );
+    let outcome = format!("exit {}: `{}`", run.code, gist(&run.err));
+    row(
+        "CLI",
+        "an endless stdin, `--max-request-size 1MiB`",
+        0,
+        &outcome,
+        run.elapsed,
+        run.peak,
+    );
+}
+
+/// A server child and its peak resident memory so far (`VmHWM`).
+struct Server(Child);
+
+impl Server {
+    fn peak(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.0.id())).unwrap();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            .unwrap_or(0)
+            * 1024
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `xprender function serve` on a free port, and its address.
+fn function_server() -> (Server, String) {
+    let mut child = Command::new(XPRENDER)
+        .args([
+            "function",
+            "serve",
+            "--insecure",
+            "--address",
+            "127.0.0.1:0",
+        ])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let address = loop {
+        let line = lines.next().expect("the server listens").unwrap();
+        let log: Json = serde_json::from_str(&line).unwrap_or_default();
+        if log["msg"] == "Listening" {
+            break log["address"].as_str().unwrap().to_owned();
+        }
+    };
+    std::thread::spawn(move || for _ in lines {});
+    (Server(child), address)
+}
+
+/// A request already encoded: protobuf's encoder recomputes the length of every nested
+/// message at each level, quadratic in the nesting, so a deep request is encoded once
+/// before the clock starts and sent as bytes.
+#[derive(Clone, Debug, Default)]
+struct Encoded(Vec<u8>);
+
+impl prost::Message for Encoded {
+    fn encode_raw(&self, buf: &mut impl prost::bytes::BufMut) {
+        buf.put_slice(&self.0);
+    }
+
+    fn merge_field(
+        &mut self,
+        tag: u32,
+        wire_type: prost::encoding::WireType,
+        buf: &mut impl prost::bytes::Buf,
+        ctx: prost::encoding::DecodeContext,
+    ) -> Result<(), prost::DecodeError> {
+        prost::encoding::skip_field(wire_type, tag, buf, ctx)
+    }
+
+    fn encoded_len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn clear(&mut self) {
+        self.0.clear();
+    }
+}
+
+/// One RunFunction call with an encoded request.
+async fn run_function(
+    address: &str,
+    request: Encoded,
+) -> Result<RunFunctionResponse, tonic::Status> {
+    let channel = Channel::from_shared(format!("http://{address}"))
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    let mut grpc = tonic::client::Grpc::new(channel)
+        .max_encoding_message_size(usize::MAX)
+        .max_decoding_message_size(usize::MAX);
+    grpc.ready().await.unwrap();
+    let path = tonic::codegen::http::uri::PathAndQuery::from_static(
+        "/apiextensions.fn.proto.v1.FunctionRunnerService/RunFunction",
+    );
+    let codec = tonic_prost::ProstCodec::<Encoded, RunFunctionResponse>::default();
+    grpc.unary(tonic::Request::new(request), path, codec)
+        .await
+        .map(tonic::Response::into_inner)
+}
+
+/// A render request as the one function-patch-and-transform step that replaces it.
+fn function_request(request: &str) -> RunFunctionRequest {
+    let mut de = serde_json::Deserializer::from_str(request);
+    de.disable_recursion_limit();
+    let r: Json = serde::Deserialize::deserialize(&mut de).unwrap();
+    let spec = &r["composition"]["spec"];
+    let input = json!({"apiVersion": "pt.fn.crossplane.io/v1beta1", "kind": "Resources",
+        "resources": spec["resources"]});
+    RunFunctionRequest {
+        observed: Some(State {
+            composite: Some(Resource {
+                resource: Some(structs::from_json(&r["xr"])),
+                ..Resource::default()
+            }),
+            ..State::default()
+        }),
+        desired: Some(State::default()),
+        input: Some(structs::from_json(&input)),
+        ..RunFunctionRequest::default()
+    }
+}
+
+fn function(rt: &tokio::runtime::Runtime) {
+    use prost::Message as _;
+    let mut cases = requests();
+    // prost's decoder stops at 100 levels: deeper is refused the same way, and 100,000
+    // levels take the encoder minutes.
+    cases[3] = ("10,000-deep nesting", hostile::nesting(10_000));
+    for (what, request) in cases {
+        let req = Encoded(function_request(&request).encode_to_vec());
+        drop(request);
+        let size = req.0.len();
+        let (server, address) = function_server();
+        let started = Instant::now();
+        let outcome = rt.block_on(async {
+            match run_function(&address, req).await {
+                Ok(rsp) => match rsp.results.iter().find(|r| r.severity == 1) {
+                    Some(f) => format!("Fatal result: `{}`", gist(&f.message)),
+                    None => "rendered".to_owned(),
+                },
+                Err(status) => format!("{:?}: `{}`", status.code(), gist(status.message())),
+            }
+        });
+        let elapsed = started.elapsed();
+        // The server may still be reading what the client sent after it answered.
+        std::thread::sleep(Duration::from_millis(200));
+        row(
+            "function server",
+            what,
+            size,
+            &outcome,
+            elapsed,
+            server.peak(),
+        );
+    }
+}
+
+/// `xprender playground` on a free port, and its address.
+fn playground(dir: &Path) {
+    let site = dir.join("site");
+    std::fs::create_dir_all(&site).unwrap();
+    std::fs::write(site.join("index.html"), "<!doctype html>\n").unwrap();
+    let mut child = Command::new(XPRENDER)
+        .args(["playground", "--port", "0", "--dir"])
+        .arg(&site)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let server = Server(child);
+    let address = line
+        .trim()
+        .trim_start_matches("xprender playground: http://")
+        .trim_end_matches('/')
+        .to_owned();
+    let body = 64usize << 20;
+    let cases: Vec<(&str, Vec<u8>, usize)> = vec![
+        (
+            "a 64 MiB POST",
+            format!("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: {body}\r\n\r\n").into_bytes(),
+            body,
+        ),
+        (
+            "a 64 MiB request head",
+            b"GET / HTTP/1.1\r\nX-Pad: ".to_vec(),
+            body,
+        ),
+    ];
+    for (what, head, pad) in cases {
+        let started = Instant::now();
+        let mut stream = TcpStream::connect(&address).unwrap();
+        stream.write_all(&head).unwrap();
+        let mut writer = stream.try_clone().unwrap();
+        // Keep sending until the server answers and closes.
+        std::thread::spawn(move || {
+            let chunk = vec![b'x'; 1 << 16];
+            let mut sent = 0;
+            while sent < pad && writer.write_all(&chunk).is_ok() {
+                sent += chunk.len();
+            }
+        });
+        let mut status = String::new();
+        BufReader::new(&stream).read_line(&mut status).unwrap();
+        let elapsed = started.elapsed();
+        let mut rest = Vec::new();
+        let _ = stream.read_to_end(&mut rest);
+        row(
+            "playground server",
+            what,
+            head.len() + pad,
+            &format!("`{}`", status.trim()),
+            elapsed,
+            server.peak(),
+        );
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("--write-requests") {
+        write_cli_requests(Path::new(&args[2]));
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    println!("| Face | Hostile input | Request | Outcome | Time | Peak RSS |");
+    println!("|---|---|---|---|---|---|");
+    cli(dir.path());
+    // Deep requests are converted and encoded recursively: give the client room.
+    std::thread::Builder::new()
+        .stack_size(1 << 30)
+        .spawn(|| {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            function(&rt);
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    playground(dir.path());
+}
