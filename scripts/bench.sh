@@ -7,6 +7,9 @@ cd "$ROOT"
 need_wasm_target
 need_node_modules
 
+step "resource series workloads (not committed: megabytes each)"
+python3 scripts/gen-bench-workloads.py --series
+
 step "native (cargo bench --bench render)"
 cargo bench --locked --bench render -- --warm-up-time 2 --measurement-time 5 2>&1 \
   | grep -E '^[a-z]+/|time:'

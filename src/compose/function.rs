@@ -241,7 +241,7 @@ fn template_with(
             })?;
             d
         }
-        None => match st.resources.iter().find(|r| r.name == name) {
+        None => match st.resource(name) {
             Some(r) => wire::structured(&r.resource),
             None => {
                 return Err(Error::new(

@@ -22,7 +22,7 @@ mod wire;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use crate::connection::{self, Details};
+use crate::connection::Details;
 use crate::error::{Error, ErrorKind, Result};
 use crate::patch::{Patch, environment};
 use crate::readiness;
@@ -50,6 +50,8 @@ pub(crate) struct State<'r> {
     /// Function: observed composed resources with float numbers.
     pub(crate) observed: BTreeMap<String, Value>,
     pub(crate) resources: Vec<Rendered>,
+    /// Where each of `resources` is, by name, so that setting one stays O(log n).
+    resource_at: BTreeMap<String, usize>,
     /// Native: templates that could not be rendered (they count as unready).
     pub(crate) unrendered: Vec<String>,
     /// Function: a new resource was held back by a Required patch.
@@ -59,6 +61,8 @@ pub(crate) struct State<'r> {
     /// Native: the reconcile failed after the composed resources were applied.
     pub(crate) failed_after_apply: bool,
     pub(crate) details: Details,
+    /// Where each of `details` is, by key.
+    detail_at: BTreeMap<String, usize>,
     pub(crate) results: Vec<Message>,
     pub(crate) trace: Option<Vec<PatchTrace>>,
     pub(crate) step: Option<String>,
@@ -150,18 +154,40 @@ impl State<'_> {
     /// Sets or replaces a desired composed resource, keeping its first position.
     pub(crate) fn put_resource(&mut self, r: Rendered) {
         // A later pipeline step may render what an earlier one could not.
-        self.unrendered.retain(|n| *n != r.name);
-        match self.resources.iter_mut().find(|x| x.name == r.name) {
-            Some(existing) => *existing = r,
-            None => self.resources.push(r),
+        if !self.unrendered.is_empty() {
+            self.unrendered.retain(|n| *n != r.name);
         }
+        match self.resource_at.get(&r.name).copied() {
+            Some(i) => self.resources[i] = r,
+            None => {
+                self.resource_at
+                    .insert(r.name.clone(), self.resources.len());
+                self.resources.push(r);
+            }
+        }
+    }
+
+    /// The desired composed resource named `name`.
+    pub(crate) fn resource(&self, name: &str) -> Option<&Rendered> {
+        self.resource_at.get(name).map(|&i| &self.resources[i])
     }
 
     pub(crate) fn add_details(&mut self, d: Details) {
         for (k, v) in d {
-            connection::put(&mut self.details, &k, v);
+            match self.detail_at.get(&k).copied() {
+                Some(i) => self.details[i].1 = v,
+                None => {
+                    self.detail_at.insert(k.clone(), self.details.len());
+                    self.details.push((k, v));
+                }
+            }
         }
     }
+}
+
+/// Each name's position in a list of unique names.
+fn positions<'a>(names: impl Iterator<Item = &'a String>) -> BTreeMap<String, usize> {
+    names.enumerate().map(|(i, n)| (n.clone(), i)).collect()
 }
 
 /// Renders a request.
@@ -252,11 +278,13 @@ fn compose(request: &Request) -> Result<Output> {
         env,
         observed,
         resources: request.desired.resources.clone(),
+        resource_at: positions(request.desired.resources.iter().map(|r| &r.name)),
         unrendered: Vec::new(),
         held_back: false,
         fatal: false,
         failed_after_apply: false,
         details: request.desired.connection_details.clone(),
+        detail_at: positions(request.desired.connection_details.iter().map(|(k, _)| k)),
         results: Vec::new(),
         trace: request.options.trace.then(Vec::new),
         step: None,
