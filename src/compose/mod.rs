@@ -207,7 +207,6 @@ pub fn render(request: &Request) -> Result<Output> {
 }
 
 fn compose(request: &Request) -> Result<Output> {
-    crate::transform::regex::reset_cache();
     let plan_sem = |plan_is_pipeline: bool| {
         request.options.semantics.unwrap_or(if plan_is_pipeline {
             Semantics::Function
