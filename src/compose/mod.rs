@@ -51,7 +51,7 @@ pub(crate) struct State<'r> {
     pub(crate) observed: BTreeMap<String, Value>,
     pub(crate) resources: Vec<Rendered>,
     /// Where each of `resources` is, by name, so that setting one stays O(log n).
-    resource_at: BTreeMap<String, usize>,
+    resource_at: Positions,
     /// Native: templates that could not be rendered (they count as unready).
     pub(crate) unrendered: Vec<String>,
     /// Function: a new resource was held back by a Required patch.
@@ -62,7 +62,7 @@ pub(crate) struct State<'r> {
     pub(crate) failed_after_apply: bool,
     pub(crate) details: Details,
     /// Where each of `details` is, by key.
-    detail_at: BTreeMap<String, usize>,
+    detail_at: Positions,
     pub(crate) results: Vec<Message>,
     pub(crate) trace: Option<Vec<PatchTrace>>,
     pub(crate) step: Option<String>,
@@ -157,11 +157,10 @@ impl State<'_> {
         if !self.unrendered.is_empty() {
             self.unrendered.retain(|n| *n != r.name);
         }
-        match self.resource_at.get(&r.name).copied() {
+        match self.resource_at.get(&r.name) {
             Some(i) => self.resources[i] = r,
             None => {
-                self.resource_at
-                    .insert(r.name.clone(), self.resources.len());
+                self.resource_at.insert(&r.name, self.resources.len());
                 self.resources.push(r);
             }
         }
@@ -169,15 +168,15 @@ impl State<'_> {
 
     /// The desired composed resource named `name`.
     pub(crate) fn resource(&self, name: &str) -> Option<&Rendered> {
-        self.resource_at.get(name).map(|&i| &self.resources[i])
+        self.resource_at.get(name).map(|i| &self.resources[i])
     }
 
     pub(crate) fn add_details(&mut self, d: Details) {
         for (k, v) in d {
-            match self.detail_at.get(&k).copied() {
+            match self.detail_at.get(&k) {
                 Some(i) => self.details[i].1 = v,
                 None => {
-                    self.detail_at.insert(k.clone(), self.details.len());
+                    self.detail_at.insert(&k, self.details.len());
                     self.details.push((k, v));
                 }
             }
@@ -186,8 +185,33 @@ impl State<'_> {
 }
 
 /// Each name's position in a list of unique names.
-fn positions<'a>(names: impl Iterator<Item = &'a String>) -> BTreeMap<String, usize> {
-    names.enumerate().map(|(i, n)| (n.clone(), i)).collect()
+///
+/// Kept as integers in the B-tree of values the render state already holds
+/// (`observed`): a B-tree of another value type would bring its own copy of the
+/// B-tree code into the core module (about 8 KB).
+#[derive(Default)]
+pub(crate) struct Positions(BTreeMap<String, Value>);
+
+impl Positions {
+    fn of<'a>(names: impl Iterator<Item = &'a String>) -> Positions {
+        let mut at = Positions::default();
+        for (i, n) in names.enumerate() {
+            at.insert(n, i);
+        }
+        at
+    }
+
+    fn get(&self, name: &str) -> Option<usize> {
+        match self.0.get(name) {
+            Some(Value::Int(i)) => usize::try_from(*i).ok(),
+            _ => None,
+        }
+    }
+
+    fn insert(&mut self, name: &str, i: usize) {
+        let i = i64::try_from(i).unwrap_or(i64::MAX);
+        self.0.insert(name.to_owned(), Value::Int(i));
+    }
 }
 
 /// Renders a request.
@@ -277,13 +301,13 @@ fn compose(request: &Request) -> Result<Output> {
         env,
         observed,
         resources: request.desired.resources.clone(),
-        resource_at: positions(request.desired.resources.iter().map(|r| &r.name)),
+        resource_at: Positions::of(request.desired.resources.iter().map(|r| &r.name)),
         unrendered: Vec::new(),
         held_back: false,
         fatal: false,
         failed_after_apply: false,
         details: request.desired.connection_details.clone(),
-        detail_at: positions(request.desired.connection_details.iter().map(|(k, _)| k)),
+        detail_at: Positions::of(request.desired.connection_details.iter().map(|(k, _)| k)),
         results: Vec::new(),
         trace: request.options.trace.then(Vec::new),
         step: None,

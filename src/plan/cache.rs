@@ -21,14 +21,22 @@ struct Entry {
     composition: Arc<Value>,
 }
 
-#[derive(Default)]
 struct Lru {
     entries: Vec<Entry>,
     text_bytes: usize,
 }
 
+impl Lru {
+    const fn new() -> Lru {
+        Lru {
+            entries: Vec::new(),
+            text_bytes: 0,
+        }
+    }
+}
+
 thread_local! {
-    static CACHE: RefCell<Lru> = RefCell::new(Lru::default());
+    static CACHE: RefCell<Lru> = const { RefCell::new(Lru::new()) };
 }
 
 /// The Composition read from exactly `text`, if kept; it becomes the most recent.
@@ -75,5 +83,5 @@ pub(crate) fn footprint() -> (usize, usize) {
 
 /// Forgets every Composition.
 pub(crate) fn clear() {
-    CACHE.with(|c| *c.borrow_mut() = Lru::default());
+    CACHE.with(|c| *c.borrow_mut() = Lru::new());
 }
