@@ -3,7 +3,9 @@
 //! The module is built by a nested `cargo build --profile wasm --target wasm32-unknown-unknown
 //! -p xprender` in a target directory of its own (the outer cargo holds the lock on its own),
 //! then shrunk with binaryen's `wasm-opt -Oz` from the repository's `node_modules` when present.
-//! `src/runtime` embeds the result with `include_bytes!`.
+//! `src/runtime` embeds the result with `include_bytes!`. A toolchain without the wasm32 target
+//! that rustup cannot add it to (no network) embeds the committed `assets/xprender-core.wasm`
+//! instead, which `scripts/build-embedded.sh` writes and the test command proves current.
 //!
 //! It also generates the gRPC code of `function serve` from `proto/` with protox, a protobuf
 //! compiler in Rust, so no system `protoc` is needed.
@@ -25,18 +27,53 @@ fn main() {
         println!("cargo:rerun-if-changed={}", root.join(path).display());
     }
     println!("cargo:rerun-if-env-changed=XPRENDER_WASM_OPT");
-    println!("cargo:rerun-if-env-changed=XPRENDER_SIMULATE_NO_WASM_TARGET");
+    // The embedded playground (rust-embed) lists this directory: a file added or removed there
+    // must rebuild the binary.
+    println!(
+        "cargo:rerun-if-changed={}",
+        manifest_dir.join("assets/playground").display()
+    );
 
-    let raw = build_core_module(&root, &core_target_dir(&out_dir));
     let shipped = out_dir.join("xprender.wasm");
-    let optimized = match wasm_opt(&root) {
+    let optimized = if ensure_wasm_target() {
+        let raw = build_core_module(&root, &core_target_dir(&out_dir));
+        if optimize(&root, &raw, &shipped) {
+            "true"
+        } else {
+            "false"
+        }
+    } else {
+        let prebuilt = manifest_dir.join(PREBUILT);
+        println!("cargo:rerun-if-changed={}", prebuilt.display());
+        println!(
+            "cargo:warning=the wasm32-unknown-unknown target is missing and rustup could not \
+             add it: embedding the prebuilt core module host/{PREBUILT} (the engine as of the \
+             last `scripts/build-embedded.sh`); add the target to build it from src/"
+        );
+        std::fs::copy(&prebuilt, &shipped).expect("copy the prebuilt core module");
+        "prebuilt"
+    };
+    println!(
+        "cargo:rustc-env=XPRENDER_WASMTIME_VERSION={}",
+        locked_version(&root, "wasmtime")
+    );
+    println!("cargo:rustc-env=XPRENDER_CORE_WASM={}", shipped.display());
+    println!("cargo:rustc-env=XPRENDER_CORE_OPTIMIZED={optimized}");
+}
+
+/// The committed core module (relative to host/), for toolchains that cannot build one.
+const PREBUILT: &str = "assets/xprender-core.wasm";
+
+/// Shrinks the module with wasm-opt into `shipped`; says whether it could.
+fn optimize(root: &Path, raw: &Path, shipped: &Path) -> bool {
+    match wasm_opt(root) {
         Some(wasm_opt) => {
             println!("cargo:rerun-if-changed={}", wasm_opt.display());
             run(Command::new(&wasm_opt)
                 .args(["-Oz", "--strip-debug", "--strip-producers"])
-                .arg(&raw)
+                .arg(raw)
                 .arg("-o")
-                .arg(&shipped));
+                .arg(shipped));
             true
         }
         None => {
@@ -50,16 +87,10 @@ fn main() {
                 "cargo:warning=wasm-opt not found (run `npm ci` at the repository root): \
                  embedding the unoptimized core module"
             );
-            std::fs::copy(&raw, &shipped).expect("copy the core module");
+            std::fs::copy(raw, shipped).expect("copy the core module");
             false
         }
-    };
-    println!(
-        "cargo:rustc-env=XPRENDER_WASMTIME_VERSION={}",
-        locked_version(&root, "wasmtime")
-    );
-    println!("cargo:rustc-env=XPRENDER_CORE_WASM={}", shipped.display());
-    println!("cargo:rustc-env=XPRENDER_CORE_OPTIMIZED={optimized}");
+    }
 }
 
 /// Crossplane's function protocol (v1 and the v1beta1 alias), server and client.
@@ -100,10 +131,11 @@ fn wasm_target_installed() -> bool {
 }
 
 /// A pinned toolchain installed without the wasm32 target (rustup adds the targets of
-/// rust-toolchain.toml only when it installs the toolchain): add it with rustup, or say how.
-fn ensure_wasm_target() {
-    if env::var_os("XPRENDER_SIMULATE_NO_WASM_TARGET").is_none() && wasm_target_installed() {
-        return;
+/// rust-toolchain.toml only when it installs the toolchain): add it with rustup. False when it
+/// stays missing (offline, or a toolchain rustup does not manage).
+fn ensure_wasm_target() -> bool {
+    if wasm_target_installed() {
+        return true;
     }
     let mut rustup = Command::new("rustup");
     rustup.args(["target", "add", "wasm32-unknown-unknown"]);
@@ -118,18 +150,10 @@ fn ensure_wasm_target() {
         .stdout(std::io::stderr())
         .status()
         .is_ok_and(|s| s.success());
-    assert!(
-        added
-            && (env::var_os("XPRENDER_SIMULATE_NO_WASM_TARGET").is_some()
-                || wasm_target_installed()),
-        "the engine's core module needs the wasm32-unknown-unknown target of this toolchain, \
-         and `rustup target add wasm32-unknown-unknown` did not install it; install it \
-         (or the toolchain's rust-std-wasm32-unknown-unknown) and build again"
-    );
+    added && wasm_target_installed()
 }
 
 fn build_core_module(root: &Path, target_dir: &Path) -> PathBuf {
-    ensure_wasm_target();
     let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut cmd = Command::new(cargo);
     cmd.current_dir(root)
@@ -167,6 +191,17 @@ fn build_core_module(root: &Path, target_dir: &Path) -> PathBuf {
         if inherited_cargo || rust_flags {
             cmd.env_remove(key);
         }
+    }
+    // Dependencies' source paths (in panic locations) differ per machine: name them alike, so
+    // the module's bytes depend on the commit only and the committed one can be checked.
+    let cargo_home = env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")));
+    if let Some(home) = cargo_home {
+        let mut flag = std::ffi::OsString::from("--remap-path-prefix=");
+        flag.push(home);
+        flag.push("=/cargo");
+        cmd.env("CARGO_ENCODED_RUSTFLAGS", flag);
     }
     let status = cmd
         .stdout(std::io::stderr())

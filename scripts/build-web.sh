@@ -14,9 +14,12 @@ pkg_version=$(node -p "require('$pkg/package.json').version")
 [ "$version" = "$pkg_version" ] || die "www/xprender-wasm/package.json version $pkg_version differs from the crate's $version"
 
 # A target dir of its own: the web feature must not invalidate the core module's build.
-target="$ROOT/target/web"
+target="${CARGO_TARGET_DIR:-$ROOT/target}/web"
 step "cargo build (feature web, profile web)"
-CARGO_TARGET_DIR="$target" nice -n 10 cargo build --locked --profile web \
+# Dependencies' source paths (in panic locations) named alike on every machine, so the
+# playground committed under host/assets can be checked against a fresh build.
+CARGO_ENCODED_RUSTFLAGS="--remap-path-prefix=${CARGO_HOME:-$HOME/.cargo}=/cargo" \
+  CARGO_TARGET_DIR="$target" nice -n 10 cargo build --locked --profile web \
   --target wasm32-unknown-unknown -p xprender --features web
 wasm="$target/wasm32-unknown-unknown/web/xprender.wasm"
 [ -f "$wasm" ] || die "cargo produced no $wasm"

@@ -106,3 +106,16 @@ need_cargo_fuzz() {
   CARGO_FUZZ="$root/bin/cargo-fuzz"
   export CARGO_FUZZ
 }
+
+# The copies of the built engine and playground committed under host/assets (embedded in the
+# binary; see scripts/build-embedded.sh). check_embedded WHAT FRESH: dies unless the committed
+# copy of WHAT (xprender-core.wasm or playground) equals FRESH byte for byte.
+EMBEDDED="$ROOT/host/assets"
+check_embedded() {
+  local what=$1 fresh=$2
+  if ! diff -r "$EMBEDDED/$what" "$fresh" >/dev/null; then
+    diff -rq "$EMBEDDED/$what" "$fresh" >&2 || true
+    die "host/assets/$what differs from a fresh build of this commit: run scripts/build-embedded.sh and commit host/assets"
+  fi
+  printf 'host/assets/%s matches a fresh build\n' "$what"
+}

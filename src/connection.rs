@@ -85,7 +85,7 @@ fn not_set(kind: &str, what: &str) -> Error {
         ErrorKind::Render,
         format!(
             "connection detail of type {} {what} is not set",
-            crate::fmt::quote(kind)
+            crate::go::quote(kind)
         ),
     )
 }

@@ -15,6 +15,7 @@ mod documents;
 mod error;
 mod fieldpath;
 mod fmt;
+mod go;
 mod patch;
 mod plan;
 mod readiness;

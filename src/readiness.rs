@@ -81,7 +81,7 @@ fn validate_at_run(c: &Check) -> Result<()> {
         _ => {
             return Err(Error::new(
                 ErrorKind::Render,
-                format!("unknown type {}", crate::fmt::quote(kind)),
+                format!("unknown type {}", crate::go::quote(kind)),
             ));
         }
     };
@@ -89,7 +89,7 @@ fn validate_at_run(c: &Check) -> Result<()> {
     match msg {
         Some(m) => Err(Error::new(
             ErrorKind::Render,
-            format!("type {} {m}", crate::fmt::quote(kind)),
+            format!("type {} {m}", crate::go::quote(kind)),
         )),
         None => Ok(()),
     }
@@ -135,7 +135,7 @@ fn decodable(c: &Value) -> bool {
         .all(|k| matches!(m.get(k), None | Some(Value::Null | Value::String(_))));
     let time_ok = match m.get("lastTransitionTime") {
         None | Some(Value::Null) => true,
-        Some(Value::String(s)) => crate::compose::is_rfc3339(s),
+        Some(Value::String(s)) => crate::go::rfc3339::utc(s).is_some(),
         Some(_) => false,
     };
     strings_ok && time_ok

@@ -4,7 +4,7 @@
 //! into the Kubernetes documents a host would hold (the observed resources annotated with their
 //! template name, connection details as Secrets, the environment as an EnvironmentConfig), given
 //! in several orders, and must render byte for byte what the request of parts renders, plus the
-//! `inputs` report.
+//! `inputs` report; and that request of parts renders the fixture's committed expected.json.
 
 // A test harness reads fixture files and reports differences.
 #![allow(clippy::disallowed_methods, clippy::print_stderr)]
@@ -20,8 +20,12 @@ const RESOURCE_NAME: &str = "crossplane.io/composition-resource-name";
 type Case = (String, Value, Vec<Value>, Value);
 
 /// Every fixture that has an XR, its Composition and observed resources; why the others do not.
+fn fixtures() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
 fn convertible() -> (Vec<Case>, Vec<String>) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let root = fixtures();
     let mut cases = Vec::new();
     let mut left = Vec::new();
     let mut dirs: Vec<_> = fs::read_dir(&root)
@@ -56,6 +60,9 @@ fn convert(request: &Value) -> Result<(Value, Vec<Value>, Value), &'static str> 
         .ok_or("no composition")?;
     if !xr.is_object() {
         return Err("the xr is no object");
+    }
+    if request.get("desired").is_some_and(|d| !d.is_null()) {
+        return Err("the desired state of earlier steps has no documents form");
     }
     let observed = request.get("observed").cloned().unwrap_or(json!({}));
     if observed.get("composite").is_some_and(|c| *c != xr) {
@@ -182,6 +189,15 @@ fn documents_render_what_parts_render_in_any_order() {
     let mut failed = Vec::new();
     for (name, parts, docs, options) in &cases {
         let want = xprender::render_json(&parts.to_string());
+        // The request of parts stands for the fixture: it renders the committed expected output.
+        let expected = fs::read_to_string(fixtures().join(name).join("expected.json")).unwrap();
+        if serde_json::from_str::<Value>(&expected).unwrap()
+            != serde_json::from_str::<Value>(&want).unwrap()
+        {
+            failed.push(format!(
+                "{name}: the request of parts does not render expected.json"
+            ));
+        }
         for seed in 0..4 {
             let order = if seed == 0 {
                 docs.clone()

@@ -519,7 +519,7 @@ fn engine(case: &Json) -> Json {
                 Ok(Value::Int(n)) => Ok(json!(format!("int:{n}"))),
                 Ok(Value::Float(g)) => Ok(json!(format!("float:{:x}", g.to_bits()))),
                 Ok(other) => Err(format!("not a number: {other:?}")),
-                Err(e) => Err(e),
+                Err(e) => Err(e.to_string()),
             }
         }
         "json_object" | "json_array" => t::json_unmarshal(a, case["op"] == "json_object")

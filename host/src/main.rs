@@ -14,6 +14,7 @@ mod cli;
 mod cluster;
 mod commands;
 mod function;
+mod go_duration;
 mod io;
 mod positions;
 mod runtime;

@@ -98,6 +98,39 @@ fn usage_errors_exit_2() {
     }
 }
 
+/// `--timeout` reads Go durations (`time.ParseDuration`) and refuses bad ones with Go's text.
+#[test]
+fn timeout_takes_go_durations() {
+    let (xr, comp) = (example("xr.yaml"), example("composition.yaml"));
+    for valid in ["1m30s", "1.5h", "2h45m", "300000us", "1.5s"] {
+        let (code, out, err) = run(xprender()
+            .arg("render")
+            .args([&xr, &comp])
+            .args(["--timeout", valid]));
+        assert_eq!(code, 0, "--timeout {valid}: {err}");
+        assert!(out.starts_with("---\n"), "--timeout {valid}: {out}");
+    }
+    for (invalid, message) in [
+        ("-", r#"time: invalid duration "-""#),
+        ("1", r#"time: missing unit in duration "1""#),
+        ("1d", r#"time: unknown unit "d" in duration "1d""#),
+        (
+            "1µx",
+            r#"time: unknown unit "\xc2\xb5x" in duration "1\xc2\xb5x""#,
+        ),
+        ("2562048h", r#"time: invalid duration "2562048h""#),
+        ("0", "0 is not a positive duration"),
+        ("-1s", "-1s is not a positive duration"),
+    ] {
+        let (code, _, err) = run(xprender()
+            .arg("render")
+            .args([&xr, &comp])
+            .arg(format!("--timeout={invalid}")));
+        assert_eq!(code, 2, "--timeout {invalid}: {err}");
+        assert!(err.contains(message), "--timeout {invalid}: {err}");
+    }
+}
+
 #[test]
 fn missing_files_exit_2() {
     let dir = temp_dir("missing-files");
@@ -225,22 +258,22 @@ fn invalid_yaml_and_json_name_file_line_column() {
 fn composition_selection() {
     let dir = temp_dir("selection");
     let xr = write(&dir, "xr.yaml", XR);
+    // The engine chooses; the CLI's debug log names its choice.
     let chosen =
         |xr: &std::path::Path, comps: &std::path::Path, extra: &[&str]| -> Result<String, String> {
-            let echo = common::echo_engine(&dir);
-            let (code, out, err) = run(xprender()
+            let (code, _, err) = run(xprender()
+                .env("XPRENDER_LOG", "debug")
                 .arg("render")
                 .arg(xr)
                 .arg(comps)
                 .args(extra)
-                .args(["--output", "json", "--engine"])
-                .arg(&echo));
+                .args(["--output", "json"]));
             if code == 0 {
-                let req: Value = serde_json::from_str(out.trim_end()).unwrap();
-                Ok(req["composition"]["metadata"]["name"]
-                    .as_str()
-                    .unwrap()
-                    .to_owned())
+                let line = err
+                    .lines()
+                    .find_map(|l| l.strip_prefix("debug: Composition \""))
+                    .unwrap_or_else(|| panic!("no choice logged: {err}"));
+                Ok(line.split('"').next().unwrap().to_owned())
             } else {
                 assert_eq!(code, 2, "{err}");
                 Err(err)
@@ -420,89 +453,98 @@ fn request_assembly_from_the_example() {
             "--trace",
         ],
     );
-    assert_eq!(req["xr"]["metadata"]["name"], "orders-db");
+    // The files' documents as they are, in the order given (a given XRD before the Composition
+    // documents); the engine chooses among them.
+    let docs = req["documents"].as_array().unwrap();
+    let kinds: Vec<&str> = docs.iter().map(|d| d["kind"].as_str().unwrap()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "XPostgreSQLInstance",
+            "CompositeResourceDefinition",
+            "Composition",
+            "SecurityGroup",
+            "Instance",
+            "Bucket",
+            "Secret",
+            "EnvironmentConfig"
+        ]
+    );
     // `deletionProtection: yes` is a YAML 1.1 boolean, as kubectl reads it.
-    assert_eq!(req["xr"]["spec"]["parameters"]["deletionProtection"], true);
-    assert_eq!(req["composition"]["metadata"]["name"], "postgresql-aws");
-    let resources = req["observed"]["resources"].as_object().unwrap();
-    let mut names: Vec<&str> = resources.keys().map(String::as_str).collect();
-    names.sort_unstable();
-    assert_eq!(names, ["backup-bucket", "instance", "security-group"]);
-    // The connection Secret is matched by the instance's writeConnectionSecretToRef.
-    assert_eq!(
-        resources["instance"]["connectionDetails"],
-        json!({"username": "YXBw", "attribute.password": "czNjcjN0LVBhNTU="})
-    );
-    assert!(
-        resources["security-group"]
-            .get("connectionDetails")
-            .is_none()
-    );
-    assert_eq!(
-        req["observed"]["environment"],
-        json!({"apiVersion": "internal.crossplane.io/v1alpha1", "kind": "Environment",
-               "environment": "production", "costCenter": "cc-4711", "backup": {"retentionDays": 14}})
-    );
+    assert_eq!(docs[0]["spec"]["parameters"]["deletionProtection"], true);
+    for part in ["xr", "composition", "observed", "xrdSchema"] {
+        assert!(req.get(part).is_none(), "{part}: {req}");
+    }
     assert_eq!(
         req["options"],
-        json!({"semantics": "function", "trace": true,
-               "connectionSecretKeys": ["username", "password", "endpoint", "port"],
+        json!({"xr": "XPostgreSQLInstance/orders-db", "semantics": "function", "trace": true,
                "now": "2024-01-01T00:00:00Z", "resultSteps": true, "includeContext": true})
     );
-    // The XRD version's schema travels along for its defaults.
-    assert_eq!(req["xrdSchema"]["type"], "object");
 
-    // Without optional inputs, the request carries no observed state and only the options
+    // Without optional inputs: the XR and the Composition documents, and only the options
     // every file render has: crossplane render's condition time, result steps, the context.
     let req = built_request(
         &dir,
         &[
             example("xr.yaml").to_str().unwrap(),
             example("composition.yaml").to_str().unwrap(),
+            "--composition-name",
+            "postgresql-aws",
         ],
     );
-    assert!(req.get("observed").is_none(), "{req}");
+    assert_eq!(req["documents"].as_array().unwrap().len(), 2, "{req}");
     assert_eq!(
         req["options"],
-        json!({"now": "2024-01-01T00:00:00Z", "resultSteps": true, "includeContext": true}),
+        json!({"xr": "XPostgreSQLInstance/orders-db", "compositionName": "postgresql-aws",
+               "now": "2024-01-01T00:00:00Z", "resultSteps": true, "includeContext": true}),
         "{req}"
     );
-    let req = built_request(
-        &dir,
-        &[
-            example("xr.yaml").to_str().unwrap(),
-            example("composition.yaml").to_str().unwrap(),
-            "--semantics",
-            "native",
-        ],
-    );
-    assert_eq!(
-        req["options"],
-        json!({"semantics": "native", "now": "2024-01-01T00:00:00Z", "resultSteps": true,
-               "includeContext": true})
-    );
 }
+
+/// A Composition whose one template reads the environment and its connection Secret.
+const COMPOSITION_READING_INPUTS: &str = "\
+apiVersion: apiextensions.crossplane.io/v1
+kind: Composition
+metadata:
+  name: c
+spec:
+  compositeTypeRef:
+    apiVersion: example.org/v1
+    kind: XThing
+  resources:
+    - name: a
+      base:
+        apiVersion: v1
+        kind: ConfigMap
+      patches:
+        - type: FromEnvironmentFieldPath
+          fromFieldPath: a
+          toFieldPath: data.a
+      connectionDetails:
+        - name: a
+          fromConnectionSecretKey: a
+        - name: b
+          fromConnectionSecretKey: b
+";
 
 #[test]
 fn observed_resources_errors_and_secrets() {
     let dir = temp_dir("observed");
     let xr = write(&dir, "xr.yaml", XR);
-    let comp = write(&dir, "comp.yaml", &composition("c", "{}", "XThing"));
-    let render = |observed: &str| {
-        let p = write(&dir, "observed.yaml", observed);
-        let echo = common::echo_engine(&dir);
+    let comp = write(&dir, "comp.yaml", COMPOSITION_READING_INPUTS);
+    let render_from = |observed: &std::path::Path| {
         run(xprender()
             .arg("render")
             .arg(&xr)
             .arg(&comp)
             .arg("--observed-resources")
-            .arg(&p)
-            .args(["--output", "json", "--engine"])
-            .arg(&echo))
+            .arg(observed)
+            .args(["--output", "json"]))
     };
+    let render = |observed: &str| render_from(&write(&dir, "observed.yaml", observed));
     let (code, _, err) = render("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n");
     assert_eq!(code, 2);
-    assert!(err.contains("observed resource ConfigMap/cm has no crossplane.io/composition-resource-name annotation"), "{err}");
+    assert!(err.contains("observed.yaml: observed resource ConfigMap/cm is not used: no crossplane.io/composition-resource-name annotation"), "{err}");
 
     let annotated = |name: &str| {
         format!(
@@ -512,42 +554,41 @@ fn observed_resources_errors_and_secrets() {
     };
     let (code, _, err) = render(&format!("{}---\n{}", annotated("one"), annotated("two")));
     assert_eq!(code, 2);
-    assert!(err.contains("(document 2): two observed resources are annotated crossplane.io/composition-resource-name: a"), "{err}");
+    assert!(err.contains("observed.yaml (document 2) (ConfigMap/two): two observed resources are annotated crossplane.io/composition-resource-name: a"), "{err}");
 
     // stringData is encoded; a Secret nobody references is ignored with a warning.
     let secret = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: conn\n  namespace: ns\ndata:\n  a: YQ==\nstringData:\n  b: bee\n";
     let stray = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: stray\n";
     let (code, out, err) = render(&format!("{}---\n{secret}---\n{stray}", annotated("one")));
     assert_eq!(code, 0, "{err}");
-    assert!(err.contains("ignoring Secret/stray"), "{err}");
-    let req: Value = serde_json::from_str(out.trim_end()).unwrap();
+    assert!(
+        err.contains("observed.yaml (document 3): ignoring Secret/stray: no observed resource writes its connection secret to it"),
+        "{err}"
+    );
+    let output: Value = serde_json::from_str(out.trim_end()).unwrap();
     assert_eq!(
-        req["observed"]["resources"]["a"]["connectionDetails"],
+        output["connectionDetails"],
         json!({"a": "YQ==", "b": "YmVl"})
     );
+    assert!(output.get("inputs").is_none(), "{out}");
 
     let bad = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: conn\n  namespace: ns\ndata:\n  a: '*not base64*'\n";
     let (code, _, err) = render(&format!("{}---\n{bad}", annotated("one")));
     assert_eq!(code, 2);
-    assert!(err.contains("Secret/conn: data.a is not base64"), "{err}");
+    assert!(
+        err.contains("observed.yaml (document 2) (Secret/conn): data.a is not base64"),
+        "{err}"
+    );
 
     // A directory of observed files.
     let obs_dir = dir.join("observed-dir");
     std::fs::create_dir_all(&obs_dir).unwrap();
     write(&obs_dir, "one.yaml", &annotated("one"));
-    let echo = common::echo_engine(&dir);
-    let (code, out, err) = run(xprender()
-        .arg("render")
-        .arg(&xr)
-        .arg(&comp)
-        .arg("--observed-resources")
-        .arg(&obs_dir)
-        .args(["--output", "json", "--engine"])
-        .arg(&echo));
+    let (code, out, err) = render_from(&obs_dir);
     assert_eq!(code, 0, "{err}");
-    let req: Value = serde_json::from_str(out.trim_end()).unwrap();
+    let output: Value = serde_json::from_str(out.trim_end()).unwrap();
     assert_eq!(
-        req["observed"]["resources"]["a"]["resource"]["metadata"]["name"],
+        output["resources"]["a"]["resource"]["metadata"]["name"],
         "one"
     );
 }
@@ -556,32 +597,36 @@ fn observed_resources_errors_and_secrets() {
 fn environment_inputs() {
     let dir = temp_dir("environment");
     let xr = write(&dir, "xr.yaml", XR);
-    let comp = write(&dir, "comp.yaml", &composition("c", "{}", "XThing"));
+    let comp = write(&dir, "comp.yaml", COMPOSITION_READING_INPUTS);
     let env_of = |text: &str| {
         let p = write(&dir, "env.yaml", text);
-        let echo = common::echo_engine(&dir);
-        let (code, out, err) = run(xprender()
+        run(xprender()
             .arg("render")
             .arg(&xr)
             .arg(&comp)
             .arg("--environment")
             .arg(&p)
-            .args(["--output", "json", "--engine"])
-            .arg(&echo));
-        (code, out, err)
+            .args(["--output", "json"]))
     };
+    let environment = |out: &str| {
+        let output: Value = serde_json::from_str(out.trim_end()).unwrap();
+        output["context"]["apiextensions.crossplane.io/environment"].clone()
+    };
+    // EnvironmentConfigs (an apiVersion is not required) merge in order.
     let configs = "kind: EnvironmentConfig\ndata:\n  a: {p: 1, q: 2}\n  b: 1\n---\nkind: EnvironmentConfig\ndata:\n  a: {q: 3}\n  c: [1]\n";
     let (code, out, err) = env_of(configs);
     assert_eq!(code, 0, "{err}");
-    let req: Value = serde_json::from_str(out.trim_end()).unwrap();
     assert_eq!(
-        req["observed"]["environment"],
+        environment(&out),
         json!({"apiVersion": "internal.crossplane.io/v1alpha1", "kind": "Environment", "a": {"p": 1, "q": 3}, "b": 1, "c": [1]})
     );
-    let (code, out, _) = env_of("region: eu\n");
-    assert_eq!(code, 0);
-    let req: Value = serde_json::from_str(out.trim_end()).unwrap();
-    assert_eq!(req["observed"]["environment"], json!({"region": "eu"}));
+    // One plain object is an EnvironmentConfig's data.
+    let (code, out, err) = env_of("a: eu\n");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        environment(&out),
+        json!({"apiVersion": "internal.crossplane.io/v1alpha1", "kind": "Environment", "a": "eu"})
+    );
     let (code, _, err) = env_of("- a\n---\n- b\n");
     assert_eq!(code, 2);
     assert!(

@@ -79,7 +79,7 @@ fn context_files_and_values() {
             "--context-files",
             "apiextensions.crossplane.io/environment=host/tests/data/crossplane-render/environment.json",
             "--context-values",
-            r#"example.org/flags={"audit":true}"#,
+            r#"example.org/flags={"audit":true,"tier":"gold"}"#,
             "--include-context",
             "--include-function-results",
         ],

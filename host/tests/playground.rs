@@ -1,9 +1,11 @@
-//! `xprender playground`: a static server on 127.0.0.1 that never leaves its directory.
+//! `xprender playground`: a static server on 127.0.0.1 that never leaves its directory, and
+//! serves the playground built into the binary from anywhere.
 
 mod common;
 
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::net::TcpStream;
+use std::path::Path;
 use std::process::{Child, Stdio};
 
 use common::{run, temp_dir, write, xprender};
@@ -33,6 +35,27 @@ fn request(addr: &str, raw: &str) -> (String, String, Vec<u8>) {
     )
 }
 
+/// Starts `xprender playground --port 0 EXTRA...` in `cwd`; returns the server and its address.
+fn start(extra: &[&std::ffi::OsStr], cwd: &Path) -> (Server, String) {
+    let mut child = xprender()
+        .args(["playground", "--port", "0"])
+        .args(extra)
+        .current_dir(cwd)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let server = Server(child);
+    let url = line.trim().strip_prefix("xprender playground: ").unwrap();
+    let addr = url.strip_prefix("http://").unwrap().trim_end_matches('/');
+    assert!(addr.starts_with("127.0.0.1:"), "{line}");
+    (server, addr.to_owned())
+}
+
 fn get(addr: &str, path: &str) -> (String, String, Vec<u8>) {
     request(
         addr,
@@ -56,21 +79,8 @@ fn serves_the_built_site_safely() {
     write(&dir, "secret.txt", "outside the site");
     std::os::unix::fs::symlink(dir.join("secret.txt"), site.join("escape.txt")).unwrap();
 
-    let mut child = xprender()
-        .args(["playground", "--port", "0", "--dir"])
-        .arg(&site)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let _server = Server(child);
-    let url = line.trim().strip_prefix("xprender playground: ").unwrap();
-    let addr = url.strip_prefix("http://").unwrap().trim_end_matches('/');
-    assert!(addr.starts_with("127.0.0.1:"), "{line}");
+    let (_server, addr) = start(&["--dir".as_ref(), site.as_os_str()], &dir);
+    let addr = addr.as_str();
 
     let (status, headers, body) = get(addr, "/");
     assert_eq!(status, "HTTP/1.1 200 OK");
@@ -120,6 +130,50 @@ fn serves_the_built_site_safely() {
     assert!(body.is_empty());
 }
 
+/// Without `--dir`, in a directory with no www/ at all: every file of the built playground
+/// (host/assets/playground, as `scripts/build-embedded.sh` writes it) comes out of the binary,
+/// byte for byte, with its content type.
+#[test]
+fn serves_the_embedded_playground_anywhere() {
+    let dir = temp_dir("playground-embedded");
+    let (_server, addr) = start(&[], &dir);
+    let site = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/playground");
+    let mut files = vec![site.join("index.html")];
+    for entry in std::fs::read_dir(site.join("assets")).unwrap() {
+        files.push(entry.unwrap().path());
+    }
+    let mut kinds = std::collections::BTreeSet::new();
+    for file in &files {
+        let path = file.strip_prefix(&site).unwrap().to_str().unwrap();
+        let extension = file.extension().unwrap().to_str().unwrap();
+        let content_type = match extension {
+            "html" => "text/html; charset=utf-8",
+            "js" => "text/javascript; charset=utf-8",
+            "css" => "text/css; charset=utf-8",
+            "wasm" => "application/wasm",
+            other => panic!("unexpected file type in the built playground: {path} ({other})"),
+        };
+        let (status, headers, body) = get(&addr, &format!("/{path}"));
+        assert_eq!(status, "HTTP/1.1 200 OK", "{path}");
+        assert!(
+            headers.contains(&format!("Content-Type: {content_type}")),
+            "{path}: {headers}"
+        );
+        assert!(body == std::fs::read(file).unwrap(), "{path}: other bytes");
+        kinds.insert(extension);
+    }
+    assert_eq!(
+        kinds.into_iter().collect::<Vec<_>>(),
+        ["css", "html", "js", "wasm"]
+    );
+    let (_, _, index) = get(&addr, "/");
+    assert!(index == std::fs::read(site.join("index.html")).unwrap());
+    for path in ["/../Cargo.toml", "/%2e%2e/build.rs", "/missing", "/assets/"] {
+        let (status, _, _) = get(&addr, path);
+        assert_eq!(status, "HTTP/1.1 404 Not Found", "{path}");
+    }
+}
+
 #[test]
 fn missing_site_is_a_usage_error() {
     let dir = temp_dir("playground-missing");
@@ -146,23 +200,7 @@ fn idle_connections_are_capped() {
         "index.html",
         "<!doctype html><title>xprender</title>",
     );
-    let mut child = xprender()
-        .args(["playground", "--port", "0", "--dir"])
-        .arg(&site)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let _server = Server(child);
-    let addr = line
-        .trim()
-        .trim_start_matches("xprender playground: http://")
-        .trim_end_matches('/')
-        .to_owned();
+    let (_server, addr) = start(&["--dir".as_ref(), site.as_os_str()], &dir);
 
     // 64 connections that never send a request hold every slot...
     let idle: Vec<TcpStream> = (0..64)

@@ -1,5 +1,6 @@
 # The xprender CLI beyond `cargo test --workspace`: the embedded core module built with
-# binaryen's wasm-opt (node_modules), its size budget, and the README's main command.
+# binaryen's wasm-opt (node_modules), its size budget, the committed prebuilt module, and the
+# README's main command, with the pinned toolchain and with a copy of it lacking wasm32.
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
 need_wasm_target
@@ -18,6 +19,64 @@ out=$(cargo run -q --release --locked -p xprender-host -- render \
 sed -n '1,5p' <<<"$out"
 grep -q '^kind: XPostgreSQLInstance$' <<<"$out" || die "the example did not render the XR"
 [ "$(grep -c '^---$' <<<"$out")" -ge 6 ] || die "the example rendered fewer than 5 composed resources"
+
+step "the committed prebuilt core module (host/assets) is this commit's"
+fresh=$(mktemp -d)
+cargo run -q --release --locked -p xprender-host -- module --output "$fresh/core.wasm"
+check_embedded xprender-core.wasm "$fresh/core.wasm"
+rm -rf "$fresh"
+
+step "the README's main command on the pinned toolchain without the wasm32 target"
+# A real toolchain without the target: the pinned one hard-linked into the cache, its wasm32
+# standard library removed, linked under its own name. rustup cannot add a target to a linked
+# toolchain (as it cannot offline), so the build embeds the committed prebuilt module. A debug
+# build stands in for --release (same embedded module; the engine's output does not depend on
+# the host's profile).
+rust_version=$(rustc -V | awk '{print $2}')
+no_wasm="$XPRENDER_CACHE/rust-$rust_version-no-wasm32"
+if [ ! -x "$no_wasm/bin/cargo" ]; then
+  rm -rf "$no_wasm"
+  cp -al "$(rustc --print sysroot)" "$no_wasm"
+  rm -rf "$no_wasm/lib/rustlib/wasm32-unknown-unknown"
+fi
+rustup toolchain link xprender-no-wasm32 "$no_wasm" >/dev/null
+sysroot=$(RUSTUP_TOOLCHAIN=xprender-no-wasm32 rustc --print sysroot)
+[ ! -e "$sysroot/lib/rustlib/wasm32-unknown-unknown" ] || die "$sysroot still has the wasm32 target"
+no_wasm_xprender() {
+  RUSTUP_TOOLCHAIN=xprender-no-wasm32 CARGO_TARGET_DIR="$XPRENDER_CACHE/target-no-wasm32" \
+    cargo run -q --locked -p xprender-host -- "$@"
+}
+log=$(mktemp)
+start=$(date +%s)
+offline=$(no_wasm_xprender render \
+  examples/platform-db/xr.yaml examples/platform-db/composition.yaml \
+  --observed-resources examples/platform-db/observed.yaml 2>"$log") || { cat "$log" >&2; die "the build without wasm32 failed"; }
+printf 'built and rendered in %s s without the wasm32 target\n' "$(($(date +%s) - start))"
+rm -f "$log"
+no_wasm_xprender version | grep 'engine: .*prebuilt host/assets' ||
+  die "the build without wasm32 does not say it embeds the prebuilt module"
+[ "$offline" = "$out" ] || die "the render without the wasm32 target differs from the pinned toolchain's"
+
+step "cargo install --path host: the installed binary works outside the repository"
+# The install shares the release build above (same target directory and profile): it links
+# and copies, it does not compile again.
+install_root=$(mktemp -d)
+cargo install -q --locked --path host --root "$install_root"
+installed="$install_root/bin/xprender"
+(
+  cd "$install_root"
+  out=$("$installed" render "$ROOT/examples/platform-db/xr.yaml" \
+    "$ROOT/examples/platform-db/composition.yaml" \
+    --observed-resources "$ROOT/examples/platform-db/observed.yaml")
+  grep -q '^kind: XPostgreSQLInstance$' <<<"$out" || die "the installed binary did not render the XR"
+  "$installed" module --output core.wasm
+  [ "$(head -c 4 core.wasm | od -An -tx1 | tr -d ' ')" = 0061736d ] ||
+    die "xprender module --output wrote no wasm module"
+  version=$("$installed" version)
+  grep -q '^module: ' <<<"$version" || die "xprender version printed no module digest"
+  "$installed" playground --help >/dev/null
+)
+rm -rf "$install_root"
 
 step "xprender test: the examples' composition tests, JUnit report validated as XML"
 need_apt python3

@@ -1,5 +1,6 @@
 # The JavaScript faces: the engine's npm package (Node tests, parity with native) and the
-# playground (unit tests, build, end-to-end test in headless Chromium).
+# playground (unit tests, build, the copy embedded in the binary, end-to-end tests in headless
+# Chromium of www/dist and of `xprender playground`).
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
 need_apt chromium
@@ -9,8 +10,8 @@ node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' ||
   die "node $(node --version) is too old: the web tests need Node 20 or newer"
 
 step "clippy (engine with the web face, wasm32)"
-CARGO_TARGET_DIR="$ROOT/target/web" cargo clippy -p xprender --target wasm32-unknown-unknown \
-  --features web --locked -- -D warnings
+CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}/web" cargo clippy -p xprender \
+  --target wasm32-unknown-unknown --features web --locked -- -D warnings
 
 bash "$ROOT/scripts/build-web.sh"
 
@@ -33,6 +34,11 @@ step "playground: unit tests"
 step "playground: build (www/dist)"
 (cd "$www" && npx vite build --logLevel warn)
 
-step "playground: end-to-end test in headless Chromium"
-(cd "$www" && CHROMIUM=/usr/bin/chromium node --test --test-concurrency=1 test/e2e/)
+step "playground: the copy the binary embeds (host/assets/playground) is this build"
+check_embedded playground "$www/dist"
+
+step "playground: end-to-end test in headless Chromium (www/dist, and the binary's own)"
+cargo build -q --locked -p xprender-host
+(cd "$www" && CHROMIUM=/usr/bin/chromium XPRENDER_BIN="${CARGO_TARGET_DIR:-$ROOT/target}/debug/xprender" \
+  node --test --test-concurrency=1 test/e2e/)
 printf 'screenshots: %s\n' "$ROOT/target/playground-e2e.png $ROOT/target/playground-e2e-trace.png"

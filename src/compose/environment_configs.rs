@@ -8,8 +8,9 @@
 //! name or every label exactly. The function then merges: EnvironmentConfig data
 //! over the incoming environment over `defaultData`.
 
+use crate::error::{Error, ErrorKind, Result};
 use crate::fieldpath;
-use crate::fmt::quote;
+use crate::go::quote;
 use crate::patch::environment::deep_merge;
 use crate::semantics::Semantics;
 use crate::value::{Map, Value};
@@ -34,28 +35,48 @@ enum Match {
 }
 
 /// Runs the step. A function failure is a Fatal result (`Err` carries its message).
-pub(crate) fn run(st: &mut State<'_>, input: Option<&Value>) -> std::result::Result<(), String> {
+pub(crate) fn run(st: &mut State<'_>, input: Option<&Value>) -> Result<()> {
     let spec = input.and_then(|i| i.get("spec")).and_then(Value::as_object);
     let Some(configs) = spec.and_then(|s| s.get("environmentConfigs")) else {
         return Ok(());
     };
     let Some(configs) = configs.as_array() else {
-        return Err(input_error(&format!(
+        return Err(input_error(format!(
             "spec.environmentConfigs: expected array, got {}",
             configs.go_type()
         )));
     };
     let mut sources = Vec::with_capacity(configs.len());
     for (i, c) in configs.iter().enumerate() {
-        sources.push(decode_source(c, i).map_err(|e| input_error(&e))?);
+        sources.push(decode_source(c, i).map_err(input_error)?);
     }
-    let env_in = st.context.has_environment().then(|| st.env.clone());
+    let env_in = st
+        .pipeline
+        .context
+        .has_environment()
+        .then(|| st.env.clone());
     let requirements = requirements(st, &sources, env_in.as_ref())
-        .map_err(|e| format!("cannot build requirements: {e}"))?;
+        .map_err(|e| e.wrap("cannot build requirements"))?;
     // No requirement: the function answers at once and Crossplane does not call it again.
     if requirements.iter().all(Option::is_none) {
         return Ok(());
     }
+    let extra = extra_configs(st);
+    let optional = spec
+        .and_then(|s| s.get("policy"))
+        .and_then(|p| p.get("resolution"))
+        .and_then(Value::as_str)
+        == Some("Optional");
+
+    let groups = selected_groups(&sources, &requirements, &extra, optional)?;
+
+    st.env = merged(&groups, env_in, spec.and_then(|s| s.get("defaultData")))?;
+    st.pipeline.context.set_environment();
+    Ok(())
+}
+
+/// The EnvironmentConfigs among the extra resources, numbers as floats, by name.
+fn extra_configs(st: &State<'_>) -> Vec<Value> {
     let mut extra: Vec<Value> = st
         .request
         .extra_resources
@@ -70,33 +91,38 @@ pub(crate) fn run(st: &mut State<'_>, input: Option<&Value>) -> std::result::Res
         r.floats_everywhere();
     }
     extra.sort_by(|a, b| name(a).cmp(name(b)));
-    let optional = spec
-        .and_then(|s| s.get("policy"))
-        .and_then(|p| p.get("resolution"))
-        .and_then(Value::as_str)
-        == Some("Optional");
+    extra
+}
 
-    // Selected configs, grouped by toFieldPath in order of first appearance.
+type Groups<'s> = Vec<(&'s str, Vec<Value>)>;
+
+/// The selected configs, grouped by `toFieldPath` in order of first appearance.
+fn selected_groups<'s>(
+    sources: &'s [Source<'_>],
+    requirements: &[Option<Match>],
+    extra: &[Value],
+    optional: bool,
+) -> Result<Groups<'s>> {
     let mut groups: Vec<(&str, Vec<Value>)> = Vec::new();
-    for (i, (src, req)) in sources.iter().zip(&requirements).enumerate() {
+    for (i, (src, req)) in sources.iter().zip(requirements).enumerate() {
         let Some(req) = req else { continue };
-        let found = fetch(&extra, req);
+        let found = fetch(extra, req);
         let selected = if src.kind == "Selector" {
             by_selector(src, found).map_err(|e| {
-                format!(
+                fail(format!(
                     "cannot get selected environment configs: cannot process environment config \"environment-config-{i}\" by selector: {e}"
-                )
+                ))
             })?
         } else {
             let name = src.ref_name.unwrap_or("");
             match found.len() {
                 0 if optional => continue,
                 0 => {
-                    return Err(format!(
+                    return Err(fail(format!(
                         "cannot get selected environment configs: cannot process environment config {} by reference, \"environment-config-{i}\": Required environment config {} not found",
                         quote(name),
                         quote(name)
-                    ));
+                    )));
                 }
                 _ => vec![found[0].clone()],
             }
@@ -106,12 +132,19 @@ pub(crate) fn run(st: &mut State<'_>, input: Option<&Value>) -> std::result::Res
             None => groups.push((src.to_field_path, selected)),
         }
     }
+    Ok(groups)
+}
 
+/// The groups' data merged in order over the input environment, all over the default data.
+fn merged(
+    groups: &Groups<'_>,
+    env_in: Option<Value>,
+    default_data: Option<&Value>,
+) -> Result<Value> {
     let mut merged = Value::Object(Map::new());
-    for (path, configs) in &groups {
+    for (path, configs) in groups {
         for c in configs {
-            let data =
-                config_data(c, path).map_err(|e| format!("cannot merge environment data: {e}"))?;
+            let data = config_data(c, path).map_err(|e| e.wrap("cannot merge environment data"))?;
             deep_merge(&mut merged, &data);
         }
     }
@@ -120,14 +153,14 @@ pub(crate) fn run(st: &mut State<'_>, input: Option<&Value>) -> std::result::Res
         deep_merge(&mut base, &merged);
         merged = base;
     }
-    if let Some(default) = spec.and_then(|s| s.get("defaultData")) {
+    if let Some(default) = default_data {
         let mut base = default.clone();
         base.floats_everywhere();
         if base.as_object().is_none() {
-            return Err(format!(
+            return Err(fail(format!(
                 "cannot unmarshal default data: json: cannot unmarshal {} into Go value of type map[string]v1.JSON",
                 json_kind(&base)
-            ));
+            )));
         }
         deep_merge(&mut base, &merged);
         merged = base;
@@ -142,25 +175,33 @@ pub(crate) fn run(st: &mut State<'_>, input: Option<&Value>) -> std::result::Res
             m.insert("kind".into(), "Environment".into());
         }
     }
-    st.env = merged;
-    st.context.set_environment();
-    Ok(())
+    Ok(merged)
 }
 
-fn input_error(msg: &str) -> String {
-    format!("cannot get Function input from *v1.RunFunctionRequest: {msg}")
+fn input_error(msg: impl std::fmt::Display) -> Error {
+    fail(format!(
+        "cannot get Function input from *v1.RunFunctionRequest: {msg}"
+    ))
 }
 
-fn decode_source(c: &Value, i: usize) -> std::result::Result<Source<'_>, String> {
+/// Every failure here is a Fatal result of the step.
+fn fail(message: String) -> Error {
+    Error::new(ErrorKind::Render, message)
+}
+
+fn decode_source(c: &Value, i: usize) -> Result<Source<'_>> {
     let at = format!("spec.environmentConfigs[{i}]");
     let m = c
         .as_object()
-        .ok_or_else(|| format!("{at}: expected object, got {}", c.go_type()))?;
-    let s = |k: &str| -> std::result::Result<Option<&str>, String> {
+        .ok_or_else(|| fail(format!("{at}: expected object, got {}", c.go_type())))?;
+    let s = |k: &str| -> Result<Option<&str>> {
         match m.get(k) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::String(s)) => Ok(Some(s.as_str())),
-            Some(v) => Err(format!("{at}.{k}: expected string, got {}", v.go_type())),
+            Some(v) => Err(fail(format!(
+                "{at}.{k}: expected string, got {}",
+                v.go_type()
+            ))),
         }
     };
     let kind = s("type")?.unwrap_or("");
@@ -171,21 +212,21 @@ fn decode_source(c: &Value, i: usize) -> std::result::Result<Source<'_>, String>
     let selector = m.get("selector").and_then(Value::as_object);
     match kind {
         "" | "Reference" if ref_name.is_none() => {
-            return Err(format!(
+            return Err(fail(format!(
                 "{at}.ref: Required value: type Reference needs ref.name"
-            ));
+            )));
         }
         "Selector" if selector.is_none() => {
-            return Err(format!(
+            return Err(fail(format!(
                 "{at}.selector: Required value: type Selector needs a selector"
-            ));
+            )));
         }
         "" | "Reference" | "Selector" => {}
         other => {
-            return Err(format!(
+            return Err(fail(format!(
                 "{at}.type: Unsupported value: {} (want \"Reference\" or \"Selector\")",
                 quote(other)
-            ));
+            )));
         }
     }
     Ok(Source {
@@ -201,7 +242,7 @@ fn requirements(
     st: &State<'_>,
     sources: &[Source<'_>],
     env: Option<&Value>,
-) -> std::result::Result<Vec<Option<Match>>, String> {
+) -> Result<Vec<Option<Match>>> {
     let empty_env = Value::Object(Map::new());
     let env = env.unwrap_or(&empty_env);
     let mut out = Vec::with_capacity(sources.len());
@@ -221,7 +262,7 @@ fn requirements(
             let value = match str_at(m, "type").unwrap_or("FromCompositeFieldPath") {
                 "Value" => match str_at(m, "value") {
                     Some(v) => v.to_owned(),
-                    None => return Err(format!("label {}: value is required", quote(&key))),
+                    None => return Err(fail(format!("label {}: value is required", quote(&key)))),
                 },
                 t @ ("FromCompositeFieldPath" | "FromEnvironmentFieldPath") => {
                     let (from, what) = if t == "FromCompositeFieldPath" {
@@ -234,15 +275,15 @@ fn requirements(
                         Ok(v) => v.to_owned(),
                         Err(_) if str_at(m, "fromFieldPathPolicy") == Some("Optional") => continue,
                         Err(e) => {
-                            return Err(format!(
+                            return Err(fail(format!(
                                 "cannot get value from {what} field path {}: {}",
                                 quote(path),
                                 e.message()
-                            ));
+                            )));
                         }
                     }
                 }
-                other => return Err(format!("unknown label matcher type {}", quote(other))),
+                other => return Err(fail(format!("unknown label matcher type {}", quote(other)))),
             };
             match labels.iter_mut().find(|(k, _)| *k == key) {
                 Some(slot) => slot.1 = value,
@@ -273,7 +314,7 @@ fn fetch<'e>(extra: &'e [Value], m: &Match) -> Vec<&'e Value> {
     }
 }
 
-fn by_selector(src: &Source<'_>, found: Vec<&Value>) -> std::result::Result<Vec<Value>, String> {
+fn by_selector(src: &Source<'_>, found: Vec<&Value>) -> Result<Vec<Value>> {
     let sel = src
         .selector
         .map(|s| Value::Object(s.clone()))
@@ -284,10 +325,10 @@ fn by_selector(src: &Source<'_>, found: Vec<&Value>) -> std::result::Result<Vec<
     match mode {
         "Single" => {
             if found.len() != 1 {
-                return Err(format!(
+                return Err(fail(format!(
                     "expected exactly one required resource, got {}",
                     found.len()
-                ));
+                )));
             }
             Ok(vec![found[0].clone()])
         }
@@ -301,10 +342,10 @@ fn by_selector(src: &Source<'_>, found: Vec<&Value>) -> std::result::Result<Vec<
             if let Some(min) = count("minMatch")
                 && found.len() < min
             {
-                return Err(format!(
+                return Err(fail(format!(
                     "expected at least {min} required resources, got {}",
                     found.len()
-                ));
+                )));
             }
             let path = str_at(&sel, "sortByFieldPath")
                 .filter(|p| !p.is_empty())
@@ -315,13 +356,13 @@ fn by_selector(src: &Source<'_>, found: Vec<&Value>) -> std::result::Result<Vec<
             }
             Ok(sorted)
         }
-        other => Err(format!("unknown selector mode {}", quote(other))),
+        other => Err(fail(format!("unknown selector mode {}", quote(other)))),
     }
 }
 
 /// Sorts by the value at `path`: all values of one type (missing ones count as
 /// that type's zero value), numbers or strings only. Equal keys keep their order.
-fn sort_by_field_path(found: Vec<&Value>, path: &str) -> std::result::Result<Vec<Value>, String> {
+fn sort_by_field_path(found: Vec<&Value>, path: &str) -> Result<Vec<Value>> {
     let mut keyed = Vec::with_capacity(found.len());
     let mut kind: Option<&'static str> = None;
     for r in found {
@@ -329,18 +370,18 @@ fn sort_by_field_path(found: Vec<&Value>, path: &str) -> std::result::Result<Vec
             Ok(v) if !v.is_null() => Some(v.clone()),
             Ok(_) => None,
             Err(e) if e.is_not_found() => None,
-            Err(e) => return Err(e.message().to_owned()),
+            Err(e) => return Err(e),
         };
         if let Some(v) = &v {
             let t = go_type(v);
             match kind {
                 None => kind = Some(t),
                 Some(k) if k != t => {
-                    return Err(format!(
+                    return Err(fail(format!(
                         "cannot sort values of different types {} and {}",
                         quote(k),
                         quote(t)
-                    ));
+                    )));
                 }
                 Some(_) => {}
             }
@@ -356,7 +397,7 @@ fn sort_by_field_path(found: Vec<&Value>, path: &str) -> std::result::Result<Vec
             "[]interface {}" => "slice",
             k => k,
         };
-        return Err(format!("unsupported type {} for sorting", quote(k)));
+        return Err(fail(format!("unsupported type {} for sorting", quote(k))));
     }
     let zero = match kind {
         "string" => Value::String(String::new()),
@@ -391,32 +432,32 @@ fn go_type(v: &Value) -> &'static str {
 }
 
 /// A config's data, placed at `path` when one is given.
-fn config_data(c: &Value, path: &str) -> std::result::Result<Value, String> {
+fn config_data(c: &Value, path: &str) -> Result<Value> {
     let cname = name(c);
     let data = c.get("data");
     if !path.is_empty() {
         let mut out = Value::Object(Map::new());
         fieldpath::merge_value(&mut out, path, data.cloned().unwrap_or_default(), None, SEM)
             .map_err(|_| {
-                format!(
+                fail(format!(
                     "cannot get data from environment config {cname} into path {}",
                     quote(path)
-                )
+                ))
             })?;
         return Ok(out);
     }
     match data {
-        None => Err(format!(
+        None => Err(fail(format!(
             "cannot get data from environment config {}: data: no such field",
             quote(cname)
-        )),
+        ))),
         Some(v @ Value::Object(_)) => Ok(v.clone()),
         Some(Value::Null) => Ok(Value::Object(Map::new())),
-        Some(v) => Err(format!(
+        Some(v) => Err(fail(format!(
             "cannot get data from environment config {}: json: cannot unmarshal {} into Go value of type map[string]interface {{}}",
             quote(cname),
             json_kind(v)
-        )),
+        ))),
     }
 }
 

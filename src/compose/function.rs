@@ -2,12 +2,12 @@
 
 use crate::connection;
 use crate::error::{Error, ErrorKind, Result};
-use crate::fmt::quote;
+use crate::go::quote;
 use crate::patch::environment::{self, Side};
 use crate::patch::{self, Patch, PatchType, patchset};
 use crate::readiness;
 use crate::semantics::Semantics;
-use crate::trace::Outcome;
+use crate::trace::{Outcome, PatchTrace};
 use crate::value::{Map, Value};
 
 use base64::Engine as _;
@@ -55,7 +55,7 @@ fn receive(st: &mut State<'_>) {
             .and_then(Value::as_str)
             .unwrap_or("")
             .to_owned();
-        if let Value::Object(m) = &mut st.desired_xr {
+        if let Value::Object(m) = &mut st.function.desired_xr {
             m.insert(k.to_owned(), v.into());
         }
     }
@@ -177,7 +177,7 @@ fn environment_patch(st: &mut State<'_>, i: usize, p: &Patch<'_>) -> Result<()> 
     let res = if to == Side::Environment {
         patch::apply(p, &st.xr, &mut st.env, SEM, tr.as_mut())
     } else {
-        patch::apply(p, &st.env, &mut st.desired_xr, SEM, tr.as_mut())
+        patch::apply(p, &st.env, &mut st.function.desired_xr, SEM, tr.as_mut())
     };
     match res {
         Ok(()) => {
@@ -210,10 +210,10 @@ fn environment_patch(st: &mut State<'_>, i: usize, p: &Patch<'_>) -> Result<()> 
 /// One resource template.
 fn template(st: &mut State<'_>, t: &Template<'_>, patches: &[&Patch<'_>]) -> Result<()> {
     // Lend the observed resource out of the state instead of copying it.
-    let observed = st.observed.remove(t.name.as_str());
+    let observed = st.function.observed.remove(t.name.as_str());
     let res = template_with(st, t, patches, observed.as_ref());
     if let Some(o) = observed {
-        st.observed.insert(t.name.clone(), o);
+        st.function.observed.insert(t.name.clone(), o);
     }
     res
 }
@@ -225,77 +225,11 @@ fn template_with(
     observed: Option<&Value>,
 ) -> Result<()> {
     let name = t.name.as_str();
-    let mut desired = match &t.base {
-        // The base decodes into an `Unstructured`, which needs a kind.
-        Some(b) => {
-            let mut d = (*b).clone();
-            crate::value::unstructured::round_trip(&mut d).map_err(|m| {
-                Error::new(
-                    ErrorKind::Render,
-                    format!(
-                        "cannot parse base template of composed resource {}: {m}",
-                        quote(name)
-                    ),
-                )
-                .with_resource(name)
-            })?;
-            d
-        }
-        None => match st.resource(name) {
-            Some(r) => wire::structured(&r.resource),
-            None => {
-                return Err(Error::new(
-                    ErrorKind::Render,
-                    format!(
-                        "composed resource {} has no base template, and was not produced by a previous Function in the pipeline",
-                        quote(name)
-                    ),
-                )
-                .with_resource(name));
-            }
-        },
+    let mut desired = base(st, t)?;
+    let ready = match observed {
+        Some(o) => observe(st, t, o, &mut desired),
+        None => false,
     };
-    let mut ready = false;
-    if let Some(o) = observed {
-        metadata::set_meta_str(
-            &mut desired,
-            "namespace",
-            metadata::meta_str(o, "namespace"),
-        );
-        metadata::set_meta_str(&mut desired, "name", metadata::meta_str(o, "name"));
-        let empty = connection::Details::new();
-        let secret = st
-            .request
-            .observed
-            .resources
-            .get(name)
-            .map_or(&empty, |r| &r.connection_details);
-        match connection::extract(o, secret, &t.connection_details, SEM) {
-            Ok(d) => st.add_details(d),
-            Err(e) => st.warn(
-                e.wrap(format!(
-                    "cannot extract composite resource connection details from composed resource {}",
-                    quote(name)
-                ))
-                .message()
-                .to_owned(),
-                Some(name),
-            ),
-        }
-        match readiness::is_ready(o, &t.readiness_checks, SEM) {
-            Ok(r) => ready = r,
-            Err(e) => st.warn(
-                e.wrap(format!(
-                    "cannot check readiness of composed resource {}",
-                    quote(name)
-                ))
-                .message()
-                .to_owned(),
-                Some(name),
-            ),
-        }
-    }
-    let exists = observed.is_some();
     for (i, p) in patches.iter().enumerate() {
         let (from, to) = endpoints(&p.kind);
         let mut tr = st.start_trace(Some(name), i, p, from, to);
@@ -312,7 +246,7 @@ fn template_with(
                 continue;
             }
             (Some(o), PatchType::ToCompositeFieldPath | PatchType::CombineToComposite) => {
-                patch::apply(p, o, &mut st.desired_xr, SEM, tr.as_mut())
+                patch::apply(p, o, &mut st.function.desired_xr, SEM, tr.as_mut())
             }
             (Some(o), PatchType::ToEnvironmentFieldPath | PatchType::CombineToEnvironment) => {
                 patch::apply(p, o, &mut st.env, SEM, tr.as_mut())
@@ -329,59 +263,117 @@ fn template_with(
             st.end_trace(tr);
             continue;
         };
-        if e.is_not_found() {
-            if p.policy.required() {
-                if p.kind.writes_composed() && !exists {
-                    if let Some(t) = tr.as_mut() {
-                        t.finish(
-                            Outcome::Failed,
-                            "the source is missing and policy.fromFieldPath is Required: the new resource is left out of the desired state",
-                        );
-                    }
-                    st.end_trace(tr);
-                    st.warn(
-                        e.wrap(format!(
-                            "not adding new composed resource {} to desired state because {} patch at index {i} has 'policy.fromFieldPath: Required'",
-                            quote(name),
-                            quote(p.kind.as_str())
-                        ))
-                        .message()
-                        .to_owned(),
-                        Some(name),
-                    );
-                    st.held_back = true;
-                    st.trace_not_run(
-                        Some(name),
-                        patches.iter().enumerate().skip(i + 1),
-                        "the resource was left out of the desired state",
-                    );
-                    return Ok(());
-                }
-                if let Some(t) = tr.as_mut() {
-                    t.finish(
-                        Outcome::Skipped,
-                        "the source is missing and policy.fromFieldPath is Required, but the resource already exists: the patch is skipped with a warning",
-                    );
-                }
-                st.end_trace(tr);
-                st.warn(
-                    e.wrap(format!(
-                        "cannot render composed resource {} {} patch at index {i}: ignoring 'policy.fromFieldPath: Required' because 'to' resource already exists",
-                        quote(name),
-                        quote(p.kind.as_str())
-                    ))
-                    .message()
-                    .to_owned(),
+        match patch_failed(st, name, i, p, e, tr, observed.is_some())? {
+            AfterFailure::NextPatch => {}
+            AfterFailure::HeldBack => {
+                st.trace_not_run(
                     Some(name),
+                    patches.iter().enumerate().skip(i + 1),
+                    "the resource was left out of the desired state",
                 );
-                continue;
+                return Ok(());
             }
-            if let Some(t) = tr.as_mut() {
-                t.finish(Outcome::Skipped, skip_reason(&e));
-            }
-            st.end_trace(tr);
-            continue;
         }
+    }
+    st.put_resource(Rendered {
+        name: name.to_owned(),
+        resource: desired,
+        ready,
+    });
+    Ok(())
+}
+
+/// The template's starting point: its base, or what a previous step produced.
+fn base(st: &State<'_>, t: &Template<'_>) -> Result<Value> {
+    let name = t.name.as_str();
+    match &t.base {
+        // The base decodes into an `Unstructured`, which needs a kind.
+        Some(b) => {
+            let mut d = (*b).clone();
+            crate::value::unstructured::round_trip(&mut d).map_err(|e| {
+                e.wrap(format!(
+                    "cannot parse base template of composed resource {}",
+                    quote(name)
+                ))
+                .with_resource(name)
+            })?;
+            Ok(d)
+        }
+        None => match st.resource(name) {
+            Some(r) => Ok(wire::structured(&r.resource)),
+            None => Err(Error::new(
+                ErrorKind::Render,
+                format!(
+                    "composed resource {} has no base template, and was not produced by a previous Function in the pipeline",
+                    quote(name)
+                ),
+            )
+            .with_resource(name)),
+        },
+    }
+}
+
+/// What an observed composed resource gives its desired state: its name and
+/// namespace, connection details and readiness (failures are warnings).
+fn observe(st: &mut State<'_>, t: &Template<'_>, o: &Value, desired: &mut Value) -> bool {
+    let name = t.name.as_str();
+    metadata::set_meta_str(desired, "namespace", metadata::meta_str(o, "namespace"));
+    metadata::set_meta_str(desired, "name", metadata::meta_str(o, "name"));
+    let empty = connection::Details::new();
+    let secret = st
+        .request
+        .observed
+        .resources
+        .get(name)
+        .map_or(&empty, |r| &r.connection_details);
+    match connection::extract(o, secret, &t.connection_details, SEM) {
+        Ok(d) => st.add_details(d),
+        Err(e) => st.warn(
+            e.wrap(format!(
+                "cannot extract composite resource connection details from composed resource {}",
+                quote(name)
+            ))
+            .message()
+            .to_owned(),
+            Some(name),
+        ),
+    }
+    match readiness::is_ready(o, &t.readiness_checks, SEM) {
+        Ok(r) => r,
+        Err(e) => {
+            st.warn(
+                e.wrap(format!(
+                    "cannot check readiness of composed resource {}",
+                    quote(name)
+                ))
+                .message()
+                .to_owned(),
+                Some(name),
+            );
+            false
+        }
+    }
+}
+
+/// How a template goes on after one of its patches failed.
+enum AfterFailure {
+    NextPatch,
+    /// A new resource is left out of the desired state.
+    HeldBack,
+}
+
+/// A failed patch: a missing source is skipped (or holds a new resource back
+/// when Required); anything else is a Fatal result.
+fn patch_failed(
+    st: &mut State<'_>,
+    name: &str,
+    i: usize,
+    p: &Patch<'_>,
+    e: Error,
+    mut tr: Option<PatchTrace>,
+    exists: bool,
+) -> Result<AfterFailure> {
+    if !e.is_not_found() {
         if let Some(t) = tr.as_mut() {
             t.finish(Outcome::Failed, "the render fails (Fatal result)");
         }
@@ -396,12 +388,52 @@ fn template_with(
             .with_patch(i, p.kind.as_str()),
         ));
     }
-    st.put_resource(Rendered {
-        name: name.to_owned(),
-        resource: desired,
-        ready,
-    });
-    Ok(())
+    if !p.policy.required() {
+        if let Some(t) = tr.as_mut() {
+            t.finish(Outcome::Skipped, skip_reason(&e));
+        }
+        st.end_trace(tr);
+        return Ok(AfterFailure::NextPatch);
+    }
+    if p.kind.writes_composed() && !exists {
+        if let Some(t) = tr.as_mut() {
+            t.finish(
+                Outcome::Failed,
+                "the source is missing and policy.fromFieldPath is Required: the new resource is left out of the desired state",
+            );
+        }
+        st.end_trace(tr);
+        st.warn(
+            e.wrap(format!(
+                "not adding new composed resource {} to desired state because {} patch at index {i} has 'policy.fromFieldPath: Required'",
+                quote(name),
+                quote(p.kind.as_str())
+            ))
+            .message()
+            .to_owned(),
+            Some(name),
+        );
+        st.function.held_back = true;
+        return Ok(AfterFailure::HeldBack);
+    }
+    if let Some(t) = tr.as_mut() {
+        t.finish(
+            Outcome::Skipped,
+            "the source is missing and policy.fromFieldPath is Required, but the resource already exists: the patch is skipped with a warning",
+        );
+    }
+    st.end_trace(tr);
+    st.warn(
+        e.wrap(format!(
+            "cannot render composed resource {} {} patch at index {i}: ignoring 'policy.fromFieldPath: Required' because 'to' resource already exists",
+            quote(name),
+            quote(p.kind.as_str())
+        ))
+        .message()
+        .to_owned(),
+        Some(name),
+    );
+    Ok(AfterFailure::NextPatch)
 }
 
 fn endpoints(kind: &PatchType) -> (&'static str, &'static str) {

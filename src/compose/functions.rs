@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::fmt::quote;
+use crate::go::quote;
 use crate::value::{Map, Value};
 
 use super::input::{At, Dec, PT_API_VERSION, Step};
@@ -170,6 +170,38 @@ pub(crate) fn resolve(
         .and_then(by_package)
         .ok_or_else(|| Unsupported::NotEmulated {
             what: format!("function {}", quote(step.function)),
+        })
+}
+
+/// Whether a Pipeline Composition runs function-environment-configs in one of its steps (then
+/// EnvironmentConfigs are that step's extra resources, as `crossplane render -e` gives them).
+pub(crate) fn runs_environment_configs(
+    composition: &Value,
+    functions: &BTreeMap<String, String>,
+) -> bool {
+    let spec = composition.get("spec");
+    if spec.and_then(|s| s.get("mode")).and_then(Value::as_str) != Some("Pipeline") {
+        return false;
+    }
+    spec.and_then(|s| s.get("pipeline"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .any(|s| {
+            let field = |k: &str| s.get(k);
+            let step = Step {
+                name: field("step").and_then(Value::as_str).unwrap_or(""),
+                function: field("functionRef")
+                    .and_then(|f| f.get("name"))
+                    .and_then(Value::as_str)
+                    .unwrap_or(""),
+                input: None,
+                raw_input: field("input"),
+            };
+            matches!(
+                resolve(&step, functions),
+                Ok(Implementation::EnvironmentConfigs)
+            )
         })
 }
 

@@ -100,7 +100,10 @@ impl Request {
             Value::Null => (Options::default(), Choices::default()),
             v => (decode_options(d, v)?, decode_choices(d, v)?),
         };
-        let r = crate::documents::resolve(documents, &choices)?;
+        let functions = &opts.pipeline.functions;
+        let r = crate::documents::resolve(documents, &choices, |composition| {
+            super::functions::runs_environment_configs(composition, functions)
+        })?;
         if opts.connection_secret_keys.is_none() {
             opts.connection_secret_keys = r.connection_secret_keys;
         }
@@ -127,7 +130,7 @@ impl Request {
             options: opts,
             desired: Desired::default(),
             context: Map::new(),
-            extra_resources: Vec::new(),
+            extra_resources: r.extra_resources,
             inputs: Some(r.inputs),
             xrd_schema: None,
         })
@@ -276,8 +279,15 @@ impl Request {
             )
             .with_field_path("documents"));
         };
+        let d = Dec(ErrorKind::InvalidRequest);
+        let (context, extra_resources) = super::functions::decode_inputs(d, &mut root)?;
         let options = root.remove("options").unwrap_or_default();
-        Self::from_documents(documents, options)
+        let mut request = Self::from_documents(documents, options)?;
+        request.context = context;
+        // Resources the host gives besides the documents come first, as with a request of parts.
+        let chosen = std::mem::replace(&mut request.extra_resources, extra_resources);
+        request.extra_resources.extend(chosen);
+        Ok(request)
     }
 }
 
@@ -301,7 +311,7 @@ fn decode_options(d: Dec, v: &Value) -> Result<Options> {
                 ErrorKind::InvalidRequest,
                 format!(
                     "options.semantics: unsupported value {} (want \"native\" or \"function\")",
-                    crate::fmt::quote(s)
+                    crate::go::quote(s)
                 ),
             )
             .with_field_path("options.semantics")
@@ -322,13 +332,10 @@ fn decode_options(d: Dec, v: &Value) -> Result<Options> {
     };
     let now = match d.opt_str(m, "now", &at)? {
         None => None,
-        Some(t) => Some(rfc3339_utc(t).ok_or_else(|| {
+        Some(t) => Some(crate::go::rfc3339::utc(t).ok_or_else(|| {
             Error::new(
                 ErrorKind::InvalidRequest,
-                format!(
-                    "options.now: not an RFC 3339 time: {}",
-                    crate::fmt::quote(t)
-                ),
+                format!("options.now: not an RFC 3339 time: {}", crate::go::quote(t)),
             )
             .with_field_path("options.now")
         })?),
@@ -340,7 +347,7 @@ fn decode_options(d: Dec, v: &Value) -> Result<Options> {
                 ErrorKind::InvalidRequest,
                 format!(
                     "options.output: unsupported value {} (want \"render\" or \"function\")",
-                    crate::fmt::quote(s)
+                    crate::go::quote(s)
                 ),
             )
             .with_field_path("options.output")
@@ -399,118 +406,6 @@ fn decode_observed(d: Dec, v: Value) -> Result<Observed> {
         resources,
         environment,
     })
-}
-
-/// An RFC 3339 time as Kubernetes writes a `metav1.Time`: UTC, whole seconds
-/// (`2024-01-01T00:00:00Z`). `None` when `t` is not RFC 3339.
-pub(crate) fn rfc3339_utc(t: &str) -> Option<String> {
-    let b = t.as_bytes();
-    let num = |r: std::ops::Range<usize>| -> Option<i64> {
-        let s = t.get(r)?;
-        if s.is_empty() || !s.bytes().all(|c| c.is_ascii_digit()) {
-            return None;
-        }
-        s.parse().ok()
-    };
-    let sep = |i: usize, c: u8| b.get(i) == Some(&c);
-    if !(sep(4, b'-')
-        && sep(7, b'-')
-        && matches!(b.get(10), Some(b'T' | b't'))
-        && sep(13, b':')
-        && sep(16, b':'))
-    {
-        return None;
-    }
-    let (year, month, day) = (num(0..4)?, num(5..7)?, num(8..10)?);
-    let (hour, minute, second) = (num(11..13)?, num(14..16)?, num(17..19)?);
-    let mut i = 19;
-    if sep(i, b'.') {
-        i += 1;
-        let start = i;
-        while b.get(i).is_some_and(u8::is_ascii_digit) {
-            i += 1;
-        }
-        if i == start {
-            return None;
-        }
-    }
-    let offset = match b.get(i) {
-        Some(b'Z' | b'z') if i + 1 == b.len() => 0,
-        Some(c @ (b'+' | b'-')) if i + 6 == b.len() && sep(i + 3, b':') => {
-            let (oh, om) = (num(i + 1..i + 3)?, num(i + 4..i + 6)?);
-            if oh > 23 || om > 59 {
-                return None;
-            }
-            let m = oh * 60 + om;
-            if *c == b'+' { m } else { -m }
-        }
-        _ => return None,
-    };
-    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-    let days_in_month = match month {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => return None,
-    };
-    if day < 1 || day > days_in_month || hour > 23 || minute > 59 || second > 60 {
-        return None;
-    }
-    // Seconds since the epoch, via days from the civil date (proleptic Gregorian).
-    let (y, m) = if month <= 2 {
-        (year - 1, month + 9)
-    } else {
-        (year, month - 3)
-    };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let doy = (153 * m + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
-    let secs = days * 86_400 + hour * 3600 + minute * 60 + second.min(59) - offset * 60;
-    // And back to a civil date in UTC.
-    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let mo = if mp < 10 { mp + 3 } else { mp - 9 };
-    let yr = yoe + era * 400 + i64::from(mo <= 2);
-    if !(0..=9999).contains(&yr) {
-        return None;
-    }
-    Some(format!(
-        "{yr:04}-{mo:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    ))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::rfc3339_utc;
-
-    #[test]
-    fn now_is_normalised_to_utc_seconds() {
-        for (input, want) in [
-            ("2024-01-01T00:00:00Z", Some("2024-01-01T00:00:00Z")),
-            ("2024-01-01T00:00:00.123456Z", Some("2024-01-01T00:00:00Z")),
-            ("2024-01-01T01:30:00+02:00", Some("2023-12-31T23:30:00Z")),
-            ("2024-02-28T23:00:00-01:00", Some("2024-02-29T00:00:00Z")),
-            ("2023-02-29T00:00:00Z", None),
-            ("2024-01-01 00:00:00Z", None),
-            ("2024-01-01T00:00:00", None),
-            ("yesterday", None),
-            ("2024-13-01T00:00:00Z", None),
-        ] {
-            assert_eq!(rfc3339_utc(input).as_deref(), want, "{input}");
-        }
-    }
 }
 
 // ---------------------------------------------------------------------------
@@ -653,7 +548,7 @@ pub(crate) fn decode_composition(comp: &Value, sem: Semantics) -> Result<Plan<'_
             ErrorKind::InvalidComposition,
             format!(
                 "composition.spec.mode: unsupported value {} (want \"Resources\" or \"Pipeline\")",
-                crate::fmt::quote(m)
+                crate::go::quote(m)
             ),
         ));
     }

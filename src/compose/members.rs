@@ -6,7 +6,7 @@
 //! first), so the first unknown one found here is the one the function names.
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::fmt::quote;
+use crate::go::quote;
 use crate::value::{Map, Value};
 
 /// What a member holds.

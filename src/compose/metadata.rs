@@ -1,13 +1,13 @@
 //! Composed-resource metadata: names, the composite and claim labels, the
 //! composition-resource-name annotation and the controller reference.
 
+use crate::documents::ANNOTATION_RESOURCE_NAME;
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::{Map, Value};
 
 pub(crate) const LABEL_COMPOSITE: &str = "crossplane.io/composite";
 pub(crate) const LABEL_CLAIM_NAME: &str = "crossplane.io/claim-name";
 pub(crate) const LABEL_CLAIM_NAMESPACE: &str = "crossplane.io/claim-namespace";
-pub(crate) const ANNOTATION_RESOURCE_NAME: &str = "crossplane.io/composition-resource-name";
 pub(crate) const ANNOTATION_PAUSED: &str = "crossplane.io/paused";
 
 /// `metadata.<key>` as a string ("" when absent or not a string).
@@ -129,7 +129,7 @@ pub(crate) fn render(cd: &mut Value, xr: &Value, name: Option<&str>) -> Result<(
             ErrorKind::Render,
             format!(
                 "cannot find top-level composite resource name label {} in composite resource metadata",
-                crate::fmt::quote(LABEL_COMPOSITE)
+                crate::go::quote(LABEL_COMPOSITE)
             ),
         ));
     }

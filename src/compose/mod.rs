@@ -15,6 +15,7 @@ mod metadata;
 mod native;
 mod output;
 mod pipeline;
+mod state;
 mod step;
 mod validate;
 mod wire;
@@ -24,195 +25,18 @@ use std::collections::BTreeMap;
 
 use crate::connection::Details;
 use crate::error::{Error, ErrorKind, Result};
-use crate::patch::{Patch, environment};
+use crate::patch::environment;
 use crate::readiness;
 use crate::semantics::Semantics;
 use crate::trace::PatchTrace;
 use crate::value::Value;
 
 pub use input::Request;
-pub(crate) use metadata::ANNOTATION_RESOURCE_NAME;
 pub use output::Output;
 
 use input::{Plan, PtInput};
-use output::{Message, Rendered, Severity};
-
-/// Everything a render accumulates while templates and steps run.
-pub(crate) struct State<'r> {
-    pub(crate) sem: Semantics,
-    pub(crate) request: &'r Request,
-    /// Native: the in-memory XR that environment and ToComposite patches change.
-    /// Function: the observed XR (numbers as floats), read-only.
-    pub(crate) xr: Value,
-    /// Function: the desired XR that ToComposite patches write (status is applied).
-    pub(crate) desired_xr: Value,
-    pub(crate) env: Value,
-    /// Function: observed composed resources with float numbers.
-    pub(crate) observed: BTreeMap<String, Value>,
-    pub(crate) resources: Vec<Rendered>,
-    /// Where each of `resources` is, by name, so that setting one stays O(log n).
-    resource_at: Positions,
-    /// Native: templates that could not be rendered (they count as unready).
-    pub(crate) unrendered: Vec<String>,
-    /// Function: a new resource was held back by a Required patch.
-    pub(crate) held_back: bool,
-    /// Function: a step returned a Fatal result; nothing is applied.
-    pub(crate) fatal: bool,
-    /// Native: the reconcile failed after the composed resources were applied.
-    pub(crate) failed_after_apply: bool,
-    pub(crate) details: Details,
-    /// Where each of `details` is, by key.
-    detail_at: Positions,
-    pub(crate) results: Vec<Message>,
-    pub(crate) trace: Option<Vec<PatchTrace>>,
-    pub(crate) step: Option<String>,
-    /// Pipelines: the Function context besides the environment.
-    pub(crate) context: context::FnContext,
-}
-
-impl State<'_> {
-    pub(crate) fn warn(&mut self, message: String, resource: Option<&str>) {
-        self.results.push(Message {
-            severity: Severity::Warning,
-            message,
-            resource: resource.map(str::to_owned),
-            patch: None,
-            field_path: None,
-            step: self.step.clone(),
-        });
-    }
-
-    /// A native reconcile failed after Crossplane applied the composed resources
-    /// (ToComposite patches, connection details, readiness): a Fatal result that
-    /// names where, and the render stops with what was applied.
-    pub(crate) fn fail_after_apply(&mut self, e: &Error) {
-        let ctx = e.context();
-        self.results.push(Message {
-            severity: Severity::Fatal,
-            message: e.message().to_owned(),
-            resource: ctx.resource.clone(),
-            patch: ctx.patch.clone(),
-            field_path: ctx.field_path.clone(),
-            step: self.step.clone(),
-        });
-        self.failed_after_apply = true;
-    }
-
-    /// Whether the render has ended: a Fatal function result or a failed native reconcile.
-    pub(crate) fn stopped(&self) -> bool {
-        self.fatal || self.failed_after_apply
-    }
-
-    /// A trace entry for a patch about to run, when tracing.
-    pub(crate) fn start_trace(
-        &self,
-        resource: Option<&str>,
-        index: usize,
-        p: &Patch<'_>,
-        from: &'static str,
-        to: &'static str,
-    ) -> Option<PatchTrace> {
-        self.trace.as_ref()?;
-        Some(PatchTrace {
-            step: self.step.clone(),
-            resource: resource.map(str::to_owned),
-            index,
-            kind: p.kind.as_str().to_owned(),
-            from_object: from,
-            to_object: to,
-            from_policy: p.policy.from_field_path.unwrap_or("Optional").to_owned(),
-            to_policy: p.policy.describe(self.sem),
-            ..PatchTrace::default()
-        })
-    }
-
-    /// Records patches that never ran, with the reason.
-    pub(crate) fn trace_not_run<'p, 'a: 'p>(
-        &mut self,
-        resource: Option<&str>,
-        patches: impl Iterator<Item = (usize, &'p &'p Patch<'a>)>,
-        reason: &str,
-    ) {
-        if self.trace.is_none() {
-            return;
-        }
-        for (i, p) in patches {
-            let mut t = self.start_trace(resource, i, p, "-", "-");
-            if let Some(t) = t.as_mut() {
-                t.finish(crate::trace::Outcome::NotRun, reason);
-            }
-            self.end_trace(t);
-        }
-    }
-
-    pub(crate) fn end_trace(&mut self, t: Option<PatchTrace>) {
-        if let (Some(list), Some(t)) = (self.trace.as_mut(), t) {
-            list.push(t);
-        }
-    }
-
-    /// Sets or replaces a desired composed resource, keeping its first position.
-    pub(crate) fn put_resource(&mut self, r: Rendered) {
-        // A later pipeline step may render what an earlier one could not.
-        if !self.unrendered.is_empty() {
-            self.unrendered.retain(|n| *n != r.name);
-        }
-        match self.resource_at.get(&r.name) {
-            Some(i) => self.resources[i] = r,
-            None => {
-                self.resource_at.insert(&r.name, self.resources.len());
-                self.resources.push(r);
-            }
-        }
-    }
-
-    /// The desired composed resource named `name`.
-    pub(crate) fn resource(&self, name: &str) -> Option<&Rendered> {
-        self.resource_at.get(name).map(|i| &self.resources[i])
-    }
-
-    pub(crate) fn add_details(&mut self, d: Details) {
-        for (k, v) in d {
-            match self.detail_at.get(&k) {
-                Some(i) => self.details[i].1 = v,
-                None => {
-                    self.detail_at.insert(&k, self.details.len());
-                    self.details.push((k, v));
-                }
-            }
-        }
-    }
-}
-
-/// Each name's position in a list of unique names.
-///
-/// Kept as integers in the B-tree of values the render state already holds
-/// (`observed`): a B-tree of another value type would bring its own copy of the
-/// B-tree code into the core module (about 8 KB).
-#[derive(Default)]
-pub(crate) struct Positions(BTreeMap<String, Value>);
-
-impl Positions {
-    fn of<'a>(names: impl Iterator<Item = &'a String>) -> Positions {
-        let mut at = Positions::default();
-        for (i, n) in names.enumerate() {
-            at.insert(n, i);
-        }
-        at
-    }
-
-    fn get(&self, name: &str) -> Option<usize> {
-        match self.0.get(name) {
-            Some(Value::Int(i)) => usize::try_from(*i).ok(),
-            _ => None,
-        }
-    }
-
-    fn insert(&mut self, name: &str, i: usize) {
-        let i = i64::try_from(i).unwrap_or(i64::MAX);
-        self.0.insert(name.to_owned(), Value::Int(i));
-    }
-}
+use output::{Message, Severity};
+pub(crate) use state::{FunctionState, NativeState, PipelineState, Positions, State};
 
 /// Renders a request.
 ///
@@ -231,20 +55,7 @@ pub fn render(request: &Request) -> Result<Output> {
 }
 
 fn compose(request: &Request) -> Result<Output> {
-    let plan_sem = |plan_is_pipeline: bool| {
-        request.options.semantics.unwrap_or(if plan_is_pipeline {
-            Semantics::Function
-        } else {
-            Semantics::Native
-        })
-    };
-    let is_pipeline = request
-        .composition
-        .get("spec")
-        .and_then(|s| s.get("mode"))
-        .and_then(Value::as_str)
-        == Some("Pipeline");
-    let sem = plan_sem(is_pipeline);
+    let sem = semantics_of(request);
     // A paused XR is left exactly as it is: the reconciler stops before configuring it.
     if metadata::meta_entry(&request.xr, "annotations", metadata::ANNOTATION_PAUSED) == "true" {
         return Ok(paused(request.xr.clone(), request.options.trace));
@@ -266,54 +77,12 @@ fn compose(request: &Request) -> Result<Output> {
         }
     };
     let plan = input::decode_composition(composition, sem)?;
-
-    let mut observed = BTreeMap::new();
     // Native renders change the XR in place; function renders keep the input XR for the output.
     let (state_xr, input_xr) = match sem {
         Semantics::Native => (xr, None),
         Semantics::Function => (wire::structured(&xr), Some(xr)),
     };
-    if sem == Semantics::Function {
-        for (name, o) in &request.observed.resources {
-            observed.insert(name.clone(), wire::structured(&o.resource));
-        }
-    }
-    let default_data = match &plan {
-        Plan::Resources(i) => i.default_data,
-        Plan::Pipeline(_) => None,
-    };
-    let (fn_context, context_env) = context::FnContext::new(request.context.clone());
-    let mut env = environment::initial(default_data, request.observed.environment.as_ref(), sem);
-    if let Some(e) = &context_env {
-        let mut e = e.clone();
-        e.floats_everywhere();
-        environment::deep_merge(&mut env, &e);
-    }
-    let mut fn_context = fn_context;
-    if request.observed.environment.is_some() {
-        fn_context.set_environment();
-    }
-    let mut st = State {
-        sem,
-        request,
-        desired_xr: step::desired_xr(&request.desired, &state_xr),
-        xr: state_xr,
-        env,
-        observed,
-        resources: request.desired.resources.clone(),
-        resource_at: Positions::of(request.desired.resources.iter().map(|r| &r.name)),
-        unrendered: Vec::new(),
-        held_back: false,
-        fatal: false,
-        failed_after_apply: false,
-        details: request.desired.connection_details.clone(),
-        detail_at: Positions::of(request.desired.connection_details.iter().map(|(k, _)| k)),
-        results: Vec::new(),
-        trace: request.options.trace.then(Vec::new),
-        step: None,
-        context: fn_context,
-    };
-
+    let mut st = initial_state(request, sem, &plan, state_xr);
     match &plan {
         Plan::Resources(input) => run_input(&mut st, input)?,
         Plan::Pipeline(steps) => pipeline::run(&mut st, steps)?,
@@ -321,13 +90,80 @@ fn compose(request: &Request) -> Result<Output> {
     if request.options.output == step::Shape::Function {
         return Ok(step::output(st));
     }
-    if st.fatal {
+    if st.pipeline.fatal {
         return Ok(fatal_output(st, input_xr));
     }
-    if st.failed_after_apply {
+    if st.native.failed_after_apply {
         return Ok(failed_after_apply_output(st));
     }
     finish(st, input_xr)
+}
+
+/// The semantics a request renders with: as asked, else by the Composition's mode.
+fn semantics_of(request: &Request) -> Semantics {
+    let is_pipeline = request
+        .composition
+        .get("spec")
+        .and_then(|s| s.get("mode"))
+        .and_then(Value::as_str)
+        == Some("Pipeline");
+    request.options.semantics.unwrap_or(if is_pipeline {
+        Semantics::Function
+    } else {
+        Semantics::Native
+    })
+}
+
+/// The state before any template or step runs: the request's desired state,
+/// the initial environment and the Function context.
+fn initial_state<'r>(
+    request: &'r Request,
+    sem: Semantics,
+    plan: &Plan<'_>,
+    xr: Value,
+) -> State<'r> {
+    let mut observed = BTreeMap::new();
+    if sem == Semantics::Function {
+        for (name, o) in &request.observed.resources {
+            observed.insert(name.clone(), wire::structured(&o.resource));
+        }
+    }
+    let default_data = match plan {
+        Plan::Resources(i) => i.default_data,
+        Plan::Pipeline(_) => None,
+    };
+    let (mut context, context_env) = context::FnContext::new(request.context.clone());
+    let mut env = environment::initial(default_data, request.observed.environment.as_ref(), sem);
+    if let Some(e) = &context_env {
+        let mut e = e.clone();
+        e.floats_everywhere();
+        environment::deep_merge(&mut env, &e);
+    }
+    if request.observed.environment.is_some() {
+        context.set_environment();
+    }
+    State {
+        sem,
+        request,
+        function: FunctionState {
+            desired_xr: step::desired_xr(&request.desired, &xr),
+            observed,
+            held_back: false,
+        },
+        xr,
+        env,
+        resources: request.desired.resources.clone(),
+        resource_at: Positions::of(request.desired.resources.iter().map(|r| &r.name)),
+        details: request.desired.connection_details.clone(),
+        detail_at: Positions::of(request.desired.connection_details.iter().map(|(k, _)| k)),
+        results: Vec::new(),
+        trace: request.options.trace.then(Vec::new),
+        native: NativeState::default(),
+        pipeline: PipelineState {
+            context,
+            ..PipelineState::default()
+        },
+    }
 }
 
 /// Runs one set of templates with the selected engine. A function's errors
@@ -343,9 +179,9 @@ pub(crate) fn run_input(st: &mut State<'_>, input: &PtInput<'_>) -> Result<()> {
                     resource: e.context().resource.clone(),
                     patch: None,
                     field_path: None,
-                    step: st.step.clone(),
+                    step: st.pipeline.step.clone(),
                 });
-                st.fatal = true;
+                st.pipeline.fatal = true;
             }
             Ok(())
         }
@@ -403,7 +239,7 @@ fn output_context(st: &State<'_>) -> Option<Value> {
         .options
         .pipeline
         .include_context
-        .then(|| st.context.to_value(&st.env))
+        .then(|| st.pipeline.context.to_value(&st.env))
 }
 
 fn paused(xr: Value, trace: bool) -> Output {
@@ -436,43 +272,14 @@ fn finish(mut st: State<'_>, input_xr: Option<Value>) -> Result<Output> {
     let sem = st.sem;
     let mut composite = match input_xr {
         None => std::mem::take(&mut st.xr),
-        Some(xr) => {
-            // Crossplane applies only the desired XR's status.
-            let mut c = xr;
-            if let Some(status) = st.desired_xr.get("status") {
-                let status = status
-                    .clone()
-                    .normalize()
-                    .unwrap_or_else(|_| status.clone());
-                if let Value::Object(m) = &mut c {
-                    let slot = m
-                        .entry("status".to_owned())
-                        .or_insert_with(|| Value::Object(crate::value::Map::new()));
-                    environment::deep_merge(slot, &status);
-                }
-            }
-            c
-        }
+        Some(xr) => with_desired_status(xr, &st.function.desired_xr),
     };
-    let mut unready: Vec<String> = st
-        .resources
-        .iter()
-        .filter(|r| !r.ready)
-        .map(|r| r.name.clone())
-        .collect();
-    unready.extend(st.unrendered.iter().cloned());
-    let ready = unready.is_empty() && !st.held_back;
-    let message = if !unready.is_empty() {
-        Some(readiness::unready_message(&mut unready))
-    } else if st.held_back {
-        Some("Composite resource was explicitly marked as unready by the composer".to_owned())
-    } else {
-        None
-    };
+    let (ready, message) = composite_readiness(&st);
     // A desired XR whose status a patch made an array (or any non-object)
     // is returned as it is: no condition can be set inside it.
     let status_not_object = sem == Semantics::Function
         && st
+            .function
             .desired_xr
             .get("status")
             .is_some_and(|s| !s.is_null() && s.as_object().is_none());
@@ -490,13 +297,13 @@ fn finish(mut st: State<'_>, input_xr: Option<Value>) -> Result<Output> {
             metadata::render(&mut r.resource, &composite, Some(&r.name)).map_err(|e| {
                 e.wrap(format!(
                     "cannot render metadata for composed resource {}",
-                    crate::fmt::quote(&r.name)
+                    crate::go::quote(&r.name)
                 ))
                 .with_resource(r.name.as_str())
             })?;
         }
     }
-    let mut details = st.details;
+    let mut details = std::mem::take(&mut st.details);
     if let Some(keys) = &st.request.options.connection_secret_keys
         && !keys.is_empty()
     {
@@ -516,6 +323,44 @@ fn finish(mut st: State<'_>, input_xr: Option<Value>) -> Result<Output> {
         environment: None,
         inputs: None,
     })
+}
+
+/// The input XR with the desired XR's status applied: all Crossplane takes
+/// from a function's desired XR.
+fn with_desired_status(mut xr: Value, desired_xr: &Value) -> Value {
+    if let Some(status) = desired_xr.get("status") {
+        let status = status
+            .clone()
+            .normalize()
+            .unwrap_or_else(|_| status.clone());
+        if let Value::Object(m) = &mut xr {
+            let slot = m
+                .entry("status".to_owned())
+                .or_insert_with(|| Value::Object(crate::value::Map::new()));
+            environment::deep_merge(slot, &status);
+        }
+    }
+    xr
+}
+
+/// Whether the composite is ready, and the Ready condition's message when not.
+fn composite_readiness(st: &State<'_>) -> (bool, Option<String>) {
+    let mut unready: Vec<String> = st
+        .resources
+        .iter()
+        .filter(|r| !r.ready)
+        .map(|r| r.name.clone())
+        .collect();
+    unready.extend(st.native.unrendered.iter().cloned());
+    let ready = unready.is_empty() && !st.function.held_back;
+    let message = if !unready.is_empty() {
+        Some(readiness::unready_message(&mut unready))
+    } else if st.function.held_back {
+        Some("Composite resource was explicitly marked as unready by the composer".to_owned())
+    } else {
+        None
+    };
+    (ready, message)
 }
 
 /// The object Crossplane reads after applying `desired` over `observed`
@@ -547,11 +392,6 @@ fn merge_patch(target: &mut Value, patch: &Value) {
             merge_patch(t.entry(k.clone()).or_insert(Value::Null), v);
         }
     }
-}
-
-/// Whether `s` is an RFC 3339 time (as `metav1.Time` decodes it).
-pub(crate) fn is_rfc3339(s: &str) -> bool {
-    input::rfc3339_utc(s).is_some()
 }
 
 /// Fatal errors carry the `Render` kind even when a NotFound caused them.

@@ -2,7 +2,7 @@
 
 use crate::connection;
 use crate::error::{Error, Result};
-use crate::fmt::quote;
+use crate::go::quote;
 use crate::patch::environment::{self, Side};
 use crate::patch::{self, Patch, patchset};
 use crate::readiness;
@@ -38,7 +38,7 @@ pub(super) fn run(st: &mut State<'_>, input: &PtInput<'_>) -> Result<()> {
         if let Some(desired) = render_template(st, t, ti, patches)? {
             rendered.push((ti, desired));
         } else {
-            st.unrendered.push(t.name.clone());
+            st.native.unrendered.push(t.name.clone());
             let to_xr = patches
                 .iter()
                 .enumerate()
@@ -230,40 +230,7 @@ fn render_template(
     let name = t.name.as_str();
     let request = st.request;
     let observed = observed_for(request, &st.xr, t, index).map(|o| &o.resource);
-    let Some(base) = t.base else {
-        return Err(Error::new(
-            crate::error::ErrorKind::InvalidComposition,
-            format!(
-                "cannot parse base template of composed resource {}: unexpected end of JSON input",
-                quote(name)
-            ),
-        )
-        .with_resource(name));
-    };
-    let mut desired = base.clone();
-    if let Some(o) = observed {
-        let gvk = |v: &Value| {
-            let api = v.get("apiVersion").and_then(Value::as_str).unwrap_or("");
-            let kind = v.get("kind").and_then(Value::as_str).unwrap_or("");
-            let (group, version) = api.rsplit_once('/').unwrap_or(("", api));
-            (
-                format!("{group}/{version}, Kind={kind}"),
-                api.is_empty() && kind.is_empty(),
-            )
-        };
-        let (was, was_empty) = gvk(o);
-        let (now, _) = gvk(&desired);
-        if !was_empty && was != now {
-            return Err(Error::new(
-                crate::error::ErrorKind::Render,
-                format!(
-                    "cannot parse base template of composed resource {}: cannot change the kind of a composed resource from {was} to {now} (possible composed resource template mismatch)",
-                    quote(name)
-                ),
-            )
-            .with_resource(name));
-        }
-    }
+    let mut desired = base(t, observed)?;
     // Base name and namespace are replaced by the observed ones (or dropped).
     let (oname, ons) = match observed {
         Some(o) => (
@@ -275,74 +242,9 @@ fn render_template(
     metadata::set_meta_str(&mut desired, "name", &oname);
     metadata::set_meta_str(&mut desired, "namespace", &ons);
 
-    let mut rendered = true;
     // v1.14: every XR-sourced patch first, then every environment patch.
-    for (group, label) in [(true, "FromComposite"), (false, "FromEnvironment")] {
-        for (i, p) in patches.iter().enumerate() {
-            let in_group = if group {
-                p.kind.reads_composite()
-            } else {
-                p.kind.environment()
-            };
-            if !in_group {
-                continue;
-            }
-            let to_env = p.kind.writes_environment();
-            let (from_name, to_name) = match (group, to_env) {
-                (true, _) => ("composite", "composed"),
-                (false, false) => ("environment", "composed"),
-                (false, true) => ("composed", "environment"),
-            };
-            let mut tr = st.start_trace(Some(name), i, p, from_name, to_name);
-            let res = if group {
-                patch::apply(p, &st.xr, &mut desired, SEM, tr.as_mut())
-            } else if to_env {
-                patch::apply(p, &desired, &mut st.env, SEM, tr.as_mut())
-            } else {
-                patch::apply(p, &st.env, &mut desired, SEM, tr.as_mut())
-            };
-            match res {
-                Ok(()) => st.end_trace(tr),
-                Err(e) if e.is_not_found() && p.policy.optional() => {
-                    if let Some(t) = tr.as_mut() {
-                        t.finish(Outcome::Skipped, skip_reason(&e));
-                    }
-                    st.end_trace(tr);
-                }
-                Err(e) => {
-                    if let Some(t) = tr.as_mut() {
-                        let why = if e.is_not_found() {
-                            "the source is missing and policy.fromFieldPath is Required: the resource is not rendered"
-                        } else {
-                            "the resource is not rendered"
-                        };
-                        t.finish(Outcome::Failed, why);
-                    }
-                    st.end_trace(tr);
-                    let msg = e
-                        .wrap(format!(
-                            "cannot apply the {} patch at index {i}",
-                            quote(p.kind.as_str())
-                        ))
-                        .wrap(format!(
-                            "cannot render {label} patches for composed resource {}",
-                            quote(name)
-                        ));
-                    st.warn(msg.message().to_owned(), Some(name));
-                    rendered = false;
-                    let rest = patches.iter().enumerate().skip(i + 1).filter(|(_, q)| {
-                        if group {
-                            q.kind.reads_composite()
-                        } else {
-                            q.kind.environment()
-                        }
-                    });
-                    st.trace_not_run(Some(name), rest, "an earlier patch failed");
-                    break;
-                }
-            }
-        }
-    }
+    let mut rendered = patch_group(st, name, patches, true, &mut desired);
+    rendered &= patch_group(st, name, patches, false, &mut desired);
     // Metadata is rendered even after a patch failed, so both can warn.
     let tname = t.named.then_some(name);
     if let Err(e) = metadata::render(&mut desired, &st.xr, tname) {
@@ -358,6 +260,126 @@ fn render_template(
         rendered = false;
     }
     Ok(rendered.then_some(desired))
+}
+
+/// The template's base, which may not change the kind of what is observed.
+fn base(t: &Template<'_>, observed: Option<&Value>) -> Result<Value> {
+    let name = t.name.as_str();
+    let Some(base) = t.base else {
+        return Err(Error::new(
+            crate::error::ErrorKind::InvalidComposition,
+            format!(
+                "cannot parse base template of composed resource {}: unexpected end of JSON input",
+                quote(name)
+            ),
+        )
+        .with_resource(name));
+    };
+    if let Some(o) = observed {
+        let gvk = |v: &Value| {
+            let api = v.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+            let kind = v.get("kind").and_then(Value::as_str).unwrap_or("");
+            let (group, version) = api.rsplit_once('/').unwrap_or(("", api));
+            (
+                format!("{group}/{version}, Kind={kind}"),
+                api.is_empty() && kind.is_empty(),
+            )
+        };
+        let (was, was_empty) = gvk(o);
+        let (now, _) = gvk(base);
+        if !was_empty && was != now {
+            return Err(Error::new(
+                crate::error::ErrorKind::Render,
+                format!(
+                    "cannot parse base template of composed resource {}: cannot change the kind of a composed resource from {was} to {now} (possible composed resource template mismatch)",
+                    quote(name)
+                ),
+            )
+            .with_resource(name));
+        }
+    }
+    Ok(base.clone())
+}
+
+/// Runs one group of a template's patches in order: those reading the XR
+/// (`from_composite`), or the environment ones. The first failure is a
+/// warning and stops the group; returns whether none failed.
+fn patch_group(
+    st: &mut State<'_>,
+    name: &str,
+    patches: &[&Patch<'_>],
+    from_composite: bool,
+    desired: &mut Value,
+) -> bool {
+    let label = if from_composite {
+        "FromComposite"
+    } else {
+        "FromEnvironment"
+    };
+    let in_group = |p: &Patch<'_>| {
+        if from_composite {
+            p.kind.reads_composite()
+        } else {
+            p.kind.environment()
+        }
+    };
+    for (i, p) in patches.iter().enumerate() {
+        if !in_group(p) {
+            continue;
+        }
+        let to_env = p.kind.writes_environment();
+        let (from_name, to_name) = match (from_composite, to_env) {
+            (true, _) => ("composite", "composed"),
+            (false, false) => ("environment", "composed"),
+            (false, true) => ("composed", "environment"),
+        };
+        let mut tr = st.start_trace(Some(name), i, p, from_name, to_name);
+        let res = if from_composite {
+            patch::apply(p, &st.xr, desired, SEM, tr.as_mut())
+        } else if to_env {
+            patch::apply(p, desired, &mut st.env, SEM, tr.as_mut())
+        } else {
+            patch::apply(p, &st.env, desired, SEM, tr.as_mut())
+        };
+        match res {
+            Ok(()) => st.end_trace(tr),
+            Err(e) if e.is_not_found() && p.policy.optional() => {
+                if let Some(t) = tr.as_mut() {
+                    t.finish(Outcome::Skipped, skip_reason(&e));
+                }
+                st.end_trace(tr);
+            }
+            Err(e) => {
+                if let Some(t) = tr.as_mut() {
+                    let why = if e.is_not_found() {
+                        "the source is missing and policy.fromFieldPath is Required: the resource is not rendered"
+                    } else {
+                        "the resource is not rendered"
+                    };
+                    t.finish(Outcome::Failed, why);
+                }
+                st.end_trace(tr);
+                let msg = e
+                    .wrap(format!(
+                        "cannot apply the {} patch at index {i}",
+                        quote(p.kind.as_str())
+                    ))
+                    .wrap(format!(
+                        "cannot render {label} patches for composed resource {}",
+                        quote(name)
+                    ));
+                st.warn(msg.message().to_owned(), Some(name));
+                let rest = patches.iter().enumerate().skip(i + 1);
+                st.trace_not_run(
+                    Some(name),
+                    rest.filter(|(_, q)| in_group(q)),
+                    "an earlier patch failed",
+                );
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// Why a patch with a missing Optional source was skipped.

@@ -37,6 +37,62 @@ pub(crate) struct Message {
     pub(crate) step: Option<String>,
 }
 
+impl Message {
+    /// A result as an Output document carries it (the inverse of `write_json`).
+    #[cfg(feature = "serde")]
+    fn from_value(r: &Value) -> Message {
+        let severity = match r.get("severity").and_then(Value::as_str) {
+            Some("Fatal") => Severity::Fatal,
+            Some("Warning") => Severity::Warning,
+            _ => Severity::Normal,
+        };
+        let text = |k: &str| r.get(k).and_then(Value::as_str).map(str::to_owned);
+        Message {
+            severity,
+            message: text("message").unwrap_or_default(),
+            resource: text("resource"),
+            patch: match (
+                r.get("patchIndex"),
+                r.get("patchType").and_then(Value::as_str),
+            ) {
+                (Some(Value::Int(i)), Some(t)) => {
+                    usize::try_from(*i).ok().map(|i| (i, t.to_owned()))
+                }
+                _ => None,
+            },
+            field_path: text("fieldPath"),
+            step: text("step"),
+        }
+    }
+
+    /// The result as the Output's JSON writes it; `steps`: whether to name the step.
+    fn write_json(&self, out: &mut String, steps: bool) {
+        out.push_str("{\"severity\":");
+        json_string(out, self.severity.as_str());
+        out.push_str(",\"message\":");
+        json_string(out, &self.message);
+        if let Some(r) = &self.resource {
+            out.push_str(",\"resource\":");
+            json_string(out, r);
+        }
+        if let Some((i, t)) = &self.patch {
+            out.push_str(",\"patchIndex\":");
+            out.push_str(&i.to_string());
+            out.push_str(",\"patchType\":");
+            json_string(out, t);
+        }
+        if let Some(p) = &self.field_path {
+            out.push_str(",\"fieldPath\":");
+            json_string(out, p);
+        }
+        if let (true, Some(s)) = (steps, &self.step) {
+            out.push_str(",\"step\":");
+            json_string(out, s);
+        }
+        out.push('}');
+    }
+}
+
 /// One desired composed resource.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Rendered {
@@ -87,7 +143,7 @@ impl Output {
 
     /// An Output from its document's members (`resources` as `[{"name", "entry"}]` in order).
     #[cfg(feature = "serde")]
-    pub(crate) fn from_members(members: Vec<(String, Value)>) -> Result<Output, String> {
+    pub(crate) fn from_members(members: Vec<(String, Value)>) -> crate::Result<Output> {
         let mut out = Output {
             composite: Value::Null,
             resources: Vec::new(),
@@ -116,46 +172,21 @@ impl Output {
                 }
                 ("connectionDetails", Value::Object(m)) => {
                     for (key, b64) in m {
-                        let text = b64
-                            .as_str()
-                            .ok_or(format!("connectionDetails.{key}: expected string"))?;
+                        let text = b64.as_str().ok_or_else(|| {
+                            invalid(format!("connectionDetails.{key}: expected string"))
+                        })?;
                         let bytes = base64::engine::general_purpose::STANDARD
                             .decode(text)
-                            .map_err(|e| format!("connectionDetails.{key}: invalid base64: {e}"))?;
+                            .map_err(|e| {
+                                invalid(format!("connectionDetails.{key}: invalid base64: {e}"))
+                            })?;
                         out.connection_details.push((key, bytes));
                     }
                 }
                 ("ready", Value::Bool(b)) => out.ready = b,
                 ("results", Value::Array(rs)) => {
                     for r in rs {
-                        let severity = match r.get("severity").and_then(Value::as_str) {
-                            Some("Fatal") => Severity::Fatal,
-                            Some("Warning") => Severity::Warning,
-                            _ => Severity::Normal,
-                        };
-                        out.results.push(Message {
-                            severity,
-                            message: r
-                                .get("message")
-                                .and_then(Value::as_str)
-                                .unwrap_or_default()
-                                .to_owned(),
-                            resource: r.get("resource").and_then(Value::as_str).map(str::to_owned),
-                            patch: match (
-                                r.get("patchIndex"),
-                                r.get("patchType").and_then(Value::as_str),
-                            ) {
-                                (Some(Value::Int(i)), Some(t)) => {
-                                    usize::try_from(*i).ok().map(|i| (i, t.to_owned()))
-                                }
-                                _ => None,
-                            },
-                            field_path: r
-                                .get("fieldPath")
-                                .and_then(Value::as_str)
-                                .map(str::to_owned),
-                            step: r.get("step").and_then(Value::as_str).map(str::to_owned),
-                        });
+                        out.results.push(Message::from_value(&r));
                         out.result_steps |= r.get("step").is_some();
                     }
                 }
@@ -164,7 +195,10 @@ impl Output {
                 ("context", v) => out.context = Some(v),
                 ("inputs", v) => out.inputs = Some(v),
                 (other, v) => {
-                    return Err(format!("{other}: unexpected {} in an Output", v.go_type()));
+                    return Err(invalid(format!(
+                        "{other}: unexpected {} in an Output",
+                        v.go_type()
+                    )));
                 }
             }
         }
@@ -214,29 +248,7 @@ impl Output {
             if i > 0 {
                 out.push(',');
             }
-            out.push_str("{\"severity\":");
-            json_string(&mut out, m.severity.as_str());
-            out.push_str(",\"message\":");
-            json_string(&mut out, &m.message);
-            if let Some(r) = &m.resource {
-                out.push_str(",\"resource\":");
-                json_string(&mut out, r);
-            }
-            if let Some((i, t)) = &m.patch {
-                out.push_str(",\"patchIndex\":");
-                out.push_str(&i.to_string());
-                out.push_str(",\"patchType\":");
-                json_string(&mut out, t);
-            }
-            if let Some(p) = &m.field_path {
-                out.push_str(",\"fieldPath\":");
-                json_string(&mut out, p);
-            }
-            if let (true, Some(s)) = (steps, &m.step) {
-                out.push_str(",\"step\":");
-                json_string(&mut out, s);
-            }
-            out.push('}');
+            m.write_json(&mut out, steps);
         }
         out.push(']');
         if let Some(env) = &self.environment {
@@ -270,4 +282,10 @@ impl Output {
 /// A JSON string literal in Go's form.
 fn json_string(out: &mut String, s: &str) {
     crate::value::write_json_string(out, s);
+}
+
+/// An Output document that does not decode.
+#[cfg(feature = "serde")]
+fn invalid(message: String) -> crate::Error {
+    crate::Error::new(crate::ErrorKind::InvalidRequest, message)
 }

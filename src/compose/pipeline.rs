@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::fmt::quote;
+use crate::go::quote;
 
 use super::functions::{self, Implementation, Unsupported};
 use super::input::{PT_API_VERSION, Step};
@@ -17,7 +17,7 @@ use super::{State, auto_ready, environment_configs, run_input};
 pub(super) fn run(st: &mut State<'_>, steps: &[Step<'_>]) -> Result<()> {
     validate(steps)?;
     for s in steps {
-        st.step = Some(s.name.to_owned());
+        st.pipeline.step = Some(s.name.to_owned());
         let implementation = match functions::resolve(s, &st.request.options.pipeline.functions) {
             Ok(i) => i,
             Err(Unsupported::Unknown(e)) => return Err(e),
@@ -43,7 +43,7 @@ pub(super) fn run(st: &mut State<'_>, steps: &[Step<'_>]) -> Result<()> {
             Implementation::PatchAndTransform => match &s.input {
                 Some(input) => {
                     run_input(st, input)?;
-                    st.context.set_environment();
+                    st.pipeline.context.set_environment();
                 }
                 None => fatal(
                     st,
@@ -54,8 +54,8 @@ pub(super) fn run(st: &mut State<'_>, steps: &[Step<'_>]) -> Result<()> {
                 ),
             },
             Implementation::EnvironmentConfigs => {
-                if let Err(msg) = environment_configs::run(st, s.raw_input) {
-                    fatal(st, msg);
+                if let Err(e) = environment_configs::run(st, s.raw_input) {
+                    fatal(st, e.message().to_owned());
                 }
             }
             Implementation::AutoReady => auto_ready::run(st),
@@ -64,7 +64,7 @@ pub(super) fn run(st: &mut State<'_>, steps: &[Step<'_>]) -> Result<()> {
             break;
         }
     }
-    st.step = None;
+    st.pipeline.step = None;
     Ok(())
 }
 
@@ -76,9 +76,9 @@ fn fatal(st: &mut State<'_>, message: String) {
         resource: None,
         patch: None,
         field_path: None,
-        step: st.step.clone(),
+        step: st.pipeline.step.clone(),
     });
-    st.fatal = true;
+    st.pipeline.fatal = true;
 }
 
 /// The Composition's own pipeline validation (`validateMode`, `validatePipeline`).

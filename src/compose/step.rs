@@ -106,7 +106,7 @@ pub(crate) fn output(st: super::State<'_>) -> super::Output {
     let trace = st
         .trace
         .map(|t| t.iter().map(crate::trace::PatchTrace::to_value).collect());
-    if st.fatal {
+    if st.pipeline.fatal {
         let given = &st.request.desired;
         return super::Output {
             composite: given
@@ -124,9 +124,9 @@ pub(crate) fn output(st: super::State<'_>) -> super::Output {
             inputs: None,
         };
     }
-    let ready = !st.held_back && st.resources.iter().all(|r| r.ready);
+    let ready = !st.function.held_back && st.resources.iter().all(|r| r.ready);
     super::Output {
-        composite: st.desired_xr,
+        composite: st.function.desired_xr,
         resources: st.resources,
         connection_details: st.details,
         ready,

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use std::fmt::Display;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::fmt::quote;
+use crate::go::quote;
 use crate::patch::policy::valid_to_field_path;
 use crate::patch::{Patch, PatchType};
 use crate::readiness::Check;
@@ -16,12 +16,56 @@ use crate::value::Value;
 
 use super::input::{PtInput, Template};
 
-fn required(path: &str, detail: &str) -> String {
-    format!("{path}: Required value: {detail}")
+/// A Kubernetes `field.Error` of the kinds these validations report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum FieldError {
+    Required {
+        path: String,
+        detail: String,
+    },
+    Invalid {
+        path: String,
+        value: String,
+        detail: String,
+    },
+    Duplicate {
+        path: String,
+        value: String,
+    },
+    /// A transform's own field error, as the transform module words it.
+    Transform(Error),
 }
 
-fn invalid(path: &str, value: &str, detail: &str) -> String {
-    format!("{path}: Invalid value: {}: {detail}", quote(value))
+impl Display for FieldError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Required { path, detail } => write!(f, "{path}: Required value: {detail}"),
+            Self::Invalid {
+                path,
+                value,
+                detail,
+            } => write!(f, "{path}: Invalid value: {}: {detail}", quote(value)),
+            Self::Duplicate { path, value } => {
+                write!(f, "{path}: Duplicate value: {}", quote(value))
+            }
+            Self::Transform(e) => f.write_str(e.message()),
+        }
+    }
+}
+
+fn required(path: &str, detail: &str) -> FieldError {
+    FieldError::Required {
+        path: path.to_owned(),
+        detail: detail.to_owned(),
+    }
+}
+
+fn invalid(path: &str, value: &str, detail: &str) -> FieldError {
+    FieldError::Invalid {
+        path: path.to_owned(),
+        value: value.to_owned(),
+        detail: detail.to_owned(),
+    }
 }
 
 /// `<prefix>.<key>[<index>]` (`<key>[<index>]` at the root), written only
@@ -52,9 +96,10 @@ fn child(path: &str, key: &str) -> String {
 
 /// Kubernetes' `utilerrors.NewAggregate(...).Error()`: one message as is,
 /// several de-duplicated in a bracketed, comma-separated list.
-fn aggregate(errs: &[String]) -> String {
+fn aggregate(errs: &[FieldError]) -> String {
+    let texts: Vec<String> = errs.iter().map(ToString::to_string).collect();
     let mut seen = BTreeSet::new();
-    let uniq: Vec<&str> = errs
+    let uniq: Vec<&str> = texts
         .iter()
         .filter(|e| seen.insert(e.as_str()))
         .map(String::as_str)
@@ -75,7 +120,21 @@ pub(crate) fn native(input: &PtInput) -> Result<()> {
             "an array of resources is required in Resources mode (the default if no mode is specified)",
         ));
     }
-    // validatePatchSets
+    patch_set_errors(input, base, &mut errs);
+    patch_set_name_errors(input, base, &mut errs);
+    name_errors(input, base, &mut errs);
+    resource_errors(input, base, &mut errs);
+    if errs.is_empty() {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorKind::InvalidComposition,
+        format!("refusing to use invalid Composition: {}", aggregate(&errs)),
+    ))
+}
+
+/// `validatePatchSets`: no patch set nests another; each patch is valid.
+fn patch_set_errors(input: &PtInput, base: &str, errs: &mut Vec<FieldError>) {
     for (i, s) in input.patch_sets.iter().enumerate() {
         let sp = format!("{}[{i}]", child(base, "patchSets"));
         for (j, p) in s.patches.iter().enumerate() {
@@ -97,6 +156,10 @@ pub(crate) fn native(input: &PtInput) -> Result<()> {
             }
         }
     }
+}
+
+/// Every PatchSet patch names a declared patch set.
+fn patch_set_name_errors(input: &PtInput, base: &str, errs: &mut Vec<FieldError>) {
     for (i, r) in input.resources.iter().enumerate() {
         for (j, p) in r.patches.iter().enumerate() {
             if p.kind != PatchType::PatchSet {
@@ -117,7 +180,10 @@ pub(crate) fn native(input: &PtInput) -> Result<()> {
             }
         }
     }
-    // validateResources: names, patches, readiness checks.
+}
+
+/// `validateResources`: names are unique, and all resources are named or none.
+fn name_errors(input: &PtInput, base: &str, errs: &mut Vec<FieldError>) {
     let mut seen = BTreeSet::new();
     for (i, r) in input.resources.iter().enumerate() {
         let np = format!("{}[{i}].name", child(base, "resources"));
@@ -131,7 +197,10 @@ pub(crate) fn native(input: &PtInput) -> Result<()> {
             continue;
         }
         if seen.contains(r.name.as_str()) {
-            errs.push(format!("{np}: Duplicate value: {}", quote(&r.name)));
+            errs.push(FieldError::Duplicate {
+                path: np,
+                value: r.name.clone(),
+            });
             continue;
         }
         if i != 0 && seen.is_empty() {
@@ -144,6 +213,10 @@ pub(crate) fn native(input: &PtInput) -> Result<()> {
         }
         seen.insert(r.name.as_str());
     }
+}
+
+/// `validateResources`: each resource's patches and readiness checks.
+fn resource_errors(input: &PtInput, base: &str, errs: &mut Vec<FieldError>) {
     for (i, r) in input.resources.iter().enumerate() {
         let rp = format!("{}[{i}]", child(base, "resources"));
         for (j, p) in r.patches.iter().enumerate() {
@@ -162,17 +235,10 @@ pub(crate) fn native(input: &PtInput) -> Result<()> {
             }
         }
     }
-    if errs.is_empty() {
-        return Ok(());
-    }
-    Err(Error::new(
-        ErrorKind::InvalidComposition,
-        format!("refusing to use invalid Composition: {}", aggregate(&errs)),
-    ))
 }
 
 /// v1 `Patch.Validate`.
-fn native_patch(p: &Patch, path: &dyn Display) -> Result<(), String> {
+fn native_patch(p: &Patch, path: &dyn Display) -> Result<(), FieldError> {
     let t = p.kind.as_str();
     match &p.kind {
         PatchType::FromCompositeFieldPath
@@ -221,7 +287,7 @@ fn native_patch(p: &Patch, path: &dyn Display) -> Result<(), String> {
 
 /// Crossplane v1.14 knows five string transform types; `Join` (v1.15) and
 /// `Replace` (function-patch-and-transform only) are unknown to its validation.
-fn native_string_types(ts: &[Value], path: &dyn Display) -> Result<(), String> {
+fn native_string_types(ts: &[Value], path: &dyn Display) -> Result<(), FieldError> {
     for (i, t) in ts.iter().enumerate() {
         if t.get("type").and_then(Value::as_str) != Some("string") {
             continue;
@@ -242,7 +308,7 @@ fn native_string_types(ts: &[Value], path: &dyn Display) -> Result<(), String> {
     Ok(())
 }
 
-fn transforms(ts: &[Value], path: &dyn Display, native: bool) -> Result<(), String> {
+fn transforms(ts: &[Value], path: &dyn Display, native: bool) -> Result<(), FieldError> {
     let check = |t: &Value, at: &str| {
         if native {
             crate::transform::validate_native(t, at)
@@ -253,14 +319,14 @@ fn transforms(ts: &[Value], path: &dyn Display, native: bool) -> Result<(), Stri
     for (i, t) in ts.iter().enumerate() {
         // The path is only written out for a transform that is invalid.
         if check(t, "").is_err() {
-            check(t, &format!("{path}.transforms[{i}]")).map_err(|e| e.message().to_owned())?;
+            check(t, &format!("{path}.transforms[{i}]")).map_err(FieldError::Transform)?;
         }
     }
     Ok(())
 }
 
 /// v1 `ReadinessCheck.Validate` (zero values already read as unset).
-fn native_check(c: &Check, path: &str) -> Result<(), String> {
+fn native_check(c: &Check, path: &str) -> Result<(), FieldError> {
     check(
         c,
         path,
@@ -270,7 +336,7 @@ fn native_check(c: &Check, path: &str) -> Result<(), String> {
 }
 
 /// FN's readiness check validation: the same rules, with pointers ("nil") for unset values.
-fn fn_check(c: &Check, path: &str) -> Result<(), String> {
+fn fn_check(c: &Check, path: &str) -> Result<(), FieldError> {
     check(
         c,
         path,
@@ -279,7 +345,7 @@ fn fn_check(c: &Check, path: &str) -> Result<(), String> {
     )
 }
 
-fn check(c: &Check, path: &str, no_string: &str, no_integer: &str) -> Result<(), String> {
+fn check(c: &Check, path: &str, no_string: &str, no_integer: &str) -> Result<(), FieldError> {
     match c.kind.as_str() {
         "None" => return Ok(()),
         "MatchString" if c.match_string.is_none() => {
@@ -304,7 +370,7 @@ fn check(c: &Check, path: &str, no_string: &str, no_integer: &str) -> Result<(),
     Ok(())
 }
 
-fn match_condition(c: &Check, path: &str) -> Result<(), String> {
+fn match_condition(c: &Check, path: &str) -> Result<(), FieldError> {
     match &c.match_condition {
         Some((t, _)) if t.is_empty() => Err(required(
             &format!("{path}.matchCondition.type"),
@@ -328,7 +394,7 @@ pub(crate) fn function(input: &PtInput) -> Result<()> {
     })
 }
 
-fn fn_resources(input: &PtInput) -> Result<(), String> {
+fn fn_resources(input: &PtInput) -> Result<(), FieldError> {
     for s in &input.patch_sets {
         // ValidatePatchSet's errors are not prefixed with the set's index.
         if s.name.is_empty() {
@@ -378,7 +444,7 @@ fn fn_resources(input: &PtInput) -> Result<(), String> {
     Ok(())
 }
 
-fn fn_template(t: &Template, path: &str) -> Result<(), String> {
+fn fn_template(t: &Template, path: &str) -> Result<(), FieldError> {
     if !t.named {
         return Err(required(&format!("{path}.name"), "name is required"));
     }
@@ -439,7 +505,7 @@ fn fn_template(t: &Template, path: &str) -> Result<(), String> {
 }
 
 /// FN `ValidatePatch`; `in_set` marks a patch of a PatchSet (which cannot reference sets).
-fn fn_patch(p: &Patch, path: &dyn Display, in_set: bool) -> Result<(), String> {
+fn fn_patch(p: &Patch, path: &dyn Display, in_set: bool) -> Result<(), FieldError> {
     let t = p.kind.as_str();
     match &p.kind {
         PatchType::FromCompositeFieldPath
@@ -472,55 +538,8 @@ fn fn_patch(p: &Patch, path: &dyn Display, in_set: bool) -> Result<(), String> {
         | PatchType::CombineToComposite
         | PatchType::CombineFromEnvironment
         | PatchType::CombineToEnvironment => {
-            let Some(c) = &p.combine else {
-                return Err(required(
-                    &format!("{path}.combine"),
-                    &format!("combine must be set for patch type {t}"),
-                ));
-            };
-            if p.to_field_path.unwrap_or("").is_empty() {
-                return Err(required(
-                    &format!("{path}.toFieldPath"),
-                    &format!("toFieldPath must be set for patch type {t}"),
-                ));
-            }
-            let cp = format!("{path}.combine");
-            match c.strategy {
-                "string" if c.string_fmt.is_none() => {
-                    return Err(required(
-                        &format!("{cp}.string"),
-                        "string must be set for combine strategy string",
-                    ));
-                }
-                "string" => {}
-                "" => {
-                    return Err(required(
-                        &format!("{cp}.strategy"),
-                        "a combine strategy must be provided",
-                    ));
-                }
-                other => {
-                    return Err(invalid(
-                        &format!("{cp}.strategy"),
-                        other,
-                        "unknown strategy type",
-                    ));
-                }
-            }
-            if c.variables.is_empty() {
-                return Err(required(
-                    &format!("{cp}.variables"),
-                    "at least one variable must be provided",
-                ));
-            }
-            if let Some(i) = c.variables.iter().position(|v| v.is_empty()) {
-                return Err(required(
-                    &format!("{cp}.variables[{i}].fromFieldPath"),
-                    "fromFieldPath must be set for each combine variable",
-                ));
-            }
             // Combine patches return here: transforms and policy go unchecked.
-            return Ok(());
+            return fn_combine(p, path);
         }
         PatchType::Unknown(_) => {
             return Err(invalid(&format!("{path}.type"), t, "unknown patch type"));
@@ -549,16 +568,71 @@ fn fn_patch(p: &Patch, path: &dyn Display, in_set: bool) -> Result<(), String> {
     Ok(())
 }
 
+/// A function Combine patch: its combine block and target.
+fn fn_combine(p: &Patch, path: &dyn Display) -> Result<(), FieldError> {
+    let t = p.kind.as_str();
+    let Some(c) = &p.combine else {
+        return Err(required(
+            &format!("{path}.combine"),
+            &format!("combine must be set for patch type {t}"),
+        ));
+    };
+    if p.to_field_path.unwrap_or("").is_empty() {
+        return Err(required(
+            &format!("{path}.toFieldPath"),
+            &format!("toFieldPath must be set for patch type {t}"),
+        ));
+    }
+    let cp = format!("{path}.combine");
+    match c.strategy {
+        "string" if c.string_fmt.is_none() => {
+            return Err(required(
+                &format!("{cp}.string"),
+                "string must be set for combine strategy string",
+            ));
+        }
+        "string" => {}
+        "" => {
+            return Err(required(
+                &format!("{cp}.strategy"),
+                "a combine strategy must be provided",
+            ));
+        }
+        other => {
+            return Err(invalid(
+                &format!("{cp}.strategy"),
+                other,
+                "unknown strategy type",
+            ));
+        }
+    }
+    if c.variables.is_empty() {
+        return Err(required(
+            &format!("{cp}.variables"),
+            "at least one variable must be provided",
+        ));
+    }
+    if let Some(i) = c.variables.iter().position(|v| v.is_empty()) {
+        return Err(required(
+            &format!("{cp}.variables[{i}].fromFieldPath"),
+            "fromFieldPath must be set for each combine variable",
+        ));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
-    use super::aggregate;
+    use super::{aggregate, invalid, required};
 
     #[test]
     fn aggregate_is_kubernetes_aggregate_text() {
-        let s = |v: &[&str]| v.iter().map(|x| (*x).to_owned()).collect::<Vec<_>>();
-        assert_eq!(aggregate(&s(&["a"])), "a");
-        assert_eq!(aggregate(&s(&["a", "b"])), "[a, b]");
-        assert_eq!(aggregate(&s(&["a", "a"])), "a");
-        assert_eq!(aggregate(&s(&["a", "b", "a"])), "[a, b]");
+        let a = required("a", "x");
+        let b = invalid("b", "v", "y");
+        let (ta, tb) = ("a: Required value: x", "b: Invalid value: \"v\": y");
+        assert_eq!(aggregate(std::slice::from_ref(&a)), ta);
+        assert_eq!(aggregate(&[a.clone(), b.clone()]), format!("[{ta}, {tb}]"));
+        assert_eq!(aggregate(&[a.clone(), a.clone()]), ta);
+        assert_eq!(aggregate(&[a.clone(), b, a]), format!("[{ta}, {tb}]"));
     }
 }

@@ -1,6 +1,6 @@
 //! Sorting the documents by what they are, and the report of those left unused.
 
-use crate::compose::ANNOTATION_RESOURCE_NAME;
+use super::ANNOTATION_RESOURCE_NAME;
 use crate::error::Result;
 use crate::value::{Map, Value};
 
@@ -97,7 +97,7 @@ impl Catalog {
         let Some((k, name)) = named.split_once('/') else {
             return Err(invalid(format!(
                 "options.xr: {} is not KIND/NAME",
-                crate::fmt::quote(named)
+                crate::go::quote(named)
             ))
             .with_field_path("options.xr"));
         };

@@ -2,7 +2,8 @@
 //!
 //! A classic Composition selects them with `spec.environment.environmentConfigs` (by reference,
 //! or by labels read from the XR). When it selects none, every EnvironmentConfig given is merged
-//! in document order, as a render from files does.
+//! in document order, as a render from files does. A Pipeline that runs
+//! function-environment-configs gets them all as extra resources instead, for its step to select.
 
 use crate::error::Result;
 use crate::patch::environment::deep_merge;
@@ -72,6 +73,16 @@ pub(crate) fn select(
     Ok(Some(Environment { value: env, names }))
 }
 
+/// Every EnvironmentConfig given, in document order, for a pipeline whose
+/// function-environment-configs step selects among them (`crossplane render -e`).
+pub(crate) fn for_pipeline(cat: &mut Catalog) -> Vec<Value> {
+    let configs = cat.crossplane(KIND);
+    for &i in &configs {
+        cat.roles[i] = Role::Environment;
+    }
+    configs.into_iter().map(|i| cat.docs[i].clone()).collect()
+}
+
 /// The configs one `environmentConfigs[i]` entry selects.
 fn source(
     cat: &Catalog,
@@ -97,7 +108,7 @@ fn source(
                 None if optional => Ok(Vec::new()),
                 None => Err(invalid(format!(
                     "{KIND} {} ({at_field}) is not among the documents given (found: {})",
-                    crate::fmt::quote(name),
+                    crate::go::quote(name),
                     cat.list(configs)
                 ))),
             }
@@ -105,7 +116,7 @@ fn source(
         "Selector" => by_labels(cat, configs, src, xr, &at_field, optional),
         other => Err(invalid(format!(
             "{at_field}: unknown type {}",
-            crate::fmt::quote(other)
+            crate::go::quote(other)
         ))),
     }
 }
@@ -136,8 +147,8 @@ fn by_labels(
                     _ => {
                         return Err(invalid(format!(
                             "{at_field}: the XR has no value at {} for label {}",
-                            crate::fmt::quote(path),
-                            crate::fmt::quote(&key)
+                            crate::go::quote(path),
+                            crate::go::quote(&key)
                         )));
                     }
                 }

@@ -20,6 +20,9 @@ use crate::value::{Map, Value};
 
 use classify::{Catalog, Role};
 
+/// The annotation that names the template an observed composed resource came from.
+pub(crate) const ANNOTATION_RESOURCE_NAME: &str = "crossplane.io/composition-resource-name";
+
 /// The `options` a documents request adds to the render options.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Choices {
@@ -35,6 +38,8 @@ pub(crate) struct Resolved {
     pub(crate) composition: Value,
     pub(crate) resources: Vec<(String, Value, crate::connection::Details)>,
     pub(crate) environment: Option<Value>,
+    /// EnvironmentConfigs a pipeline's function-environment-configs step selects from.
+    pub(crate) extra_resources: Vec<Value>,
     pub(crate) connection_secret_keys: Option<Vec<String>>,
     pub(crate) inputs: Value,
 }
@@ -44,7 +49,15 @@ pub(crate) struct Resolved {
 /// # Errors
 /// `InvalidRequest` naming the document at fault: no XR or several without `options.xr`, no
 /// Composition for it, an observed-resource conflict, a Secret that is not base64, and so on.
-pub(crate) fn resolve(documents: Vec<Value>, choices: &Choices) -> Result<Resolved> {
+///
+/// `selects_environment` says whether the chosen Composition's pipeline runs a step that selects
+/// EnvironmentConfigs itself (which then receives them as extra resources); the caller answers
+/// it, because which function a step runs is the pipeline's knowledge, not the documents'.
+pub(crate) fn resolve(
+    documents: Vec<Value>,
+    choices: &Choices,
+    selects_environment: impl Fn(&Value) -> bool,
+) -> Result<Resolved> {
     let mut cat = Catalog::new(documents)?;
     select::require_any(&cat)?;
     let xr_index = cat.choose_xr(choices.xr.as_deref())?;
@@ -62,7 +75,15 @@ pub(crate) fn resolve(documents: Vec<Value>, choices: &Choices) -> Result<Resolv
         choices.composition_name.as_deref(),
     )?;
     let composition = chosen.composition;
-    let environment = environment::select(&mut cat, &composition, &xr)?;
+    let to_pipeline = selects_environment(&composition);
+    let (environment, extra_resources) = if to_pipeline {
+        (None, environment::for_pipeline(&mut cat))
+    } else {
+        (
+            environment::select(&mut cat, &composition, &xr)?,
+            Vec::new(),
+        )
+    };
     let observed = observed::pair(&mut cat, &xr, &composition)?;
     let connection_secret_keys = xrd_index.and_then(|i| connection_secret_keys(&cat.docs[i]));
 
@@ -91,12 +112,24 @@ pub(crate) fn resolve(documents: Vec<Value>, choices: &Choices) -> Result<Resolv
             Value::Array(env.names.iter().map(|n| n.as_str().into()).collect()),
         );
     }
+    if !extra_resources.is_empty() {
+        inputs.insert(
+            "extraResources".into(),
+            Value::Array(
+                extra_resources
+                    .iter()
+                    .map(|r| classify::name_of(r).into())
+                    .collect(),
+            ),
+        );
+    }
     inputs.insert("unused".into(), Value::Array(cat.unused()));
     Ok(Resolved {
         xr,
         composition,
         resources: observed.resources,
         environment: environment.map(|e| e.value),
+        extra_resources,
         connection_secret_keys,
         inputs: Value::Object(inputs),
     })

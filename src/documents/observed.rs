@@ -7,7 +7,7 @@
 
 use base64::Engine as _;
 
-use crate::compose::ANNOTATION_RESOURCE_NAME;
+use super::ANNOTATION_RESOURCE_NAME;
 use crate::connection::Details;
 use crate::error::Result;
 use crate::value::{Map, Value};

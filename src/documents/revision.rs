@@ -63,7 +63,7 @@ pub(crate) fn resolve(
             return Err(invalid(format!(
                 "{KIND} {} named by the XR's spec.compositionRevisionRef \
                  (compositionUpdatePolicy: Manual) is not among the documents given (found: {})",
-                crate::fmt::quote(pinned),
+                crate::go::quote(pinned),
                 cat.list(&revisions)
             )));
         };
@@ -79,7 +79,7 @@ pub(crate) fn resolve(
                 i,
                 format!(
                     "latest revision of Composition {}; {reason}",
-                    crate::fmt::quote(&comp_name)
+                    crate::go::quote(&comp_name)
                 ),
             )
         })
@@ -97,7 +97,7 @@ pub(crate) fn resolve(
                     index,
                     format!(
                         "the XR renders with its {KIND} {}",
-                        crate::fmt::quote(name_of(&cat.docs[i]))
+                        crate::go::quote(name_of(&cat.docs[i]))
                     ),
                 );
             }
@@ -140,7 +140,7 @@ fn selected(
         (Some(i), _) => Ok(Some(i)),
         (None, Some(l)) => Err(invalid(format!(
             "no {KIND} of Composition {} matches the XR's spec.compositionRevisionSelector {}",
-            crate::fmt::quote(comp_name),
+            crate::go::quote(comp_name),
             Value::Object(l.clone()).to_json()
         ))),
         (None, None) => Ok(None),

@@ -38,11 +38,11 @@ pub(crate) fn choose(
         let Some(pos) = all.iter().position(|c| name_of(&c.value) == name) else {
             let found: Vec<String> = all
                 .iter()
-                .map(|c| crate::fmt::quote(name_of(&c.value)))
+                .map(|c| crate::go::quote(name_of(&c.value)))
                 .collect();
             return Err(invalid(format!(
                 "options.compositionName: no Composition named {} (found: {})",
-                crate::fmt::quote(name),
+                crate::go::quote(name),
                 found.join(", ")
             ))
             .with_field_path("options.compositionName"));
@@ -207,7 +207,7 @@ fn by_name(
     let Some(pos) = all.iter().position(|c| name_of(&c.value) == name) else {
         return Err(invalid(format!(
             "{why} names Composition {}, which is not among the documents given (found: {})",
-            crate::fmt::quote(name),
+            crate::go::quote(name),
             names(cat, all, &(0..all.len()).collect::<Vec<_>>())
         )));
     };
@@ -215,7 +215,7 @@ fn by_name(
     if composite_type(found) != xr_type {
         return Err(invalid(format!(
             "Composition {} is for {}, not for the XR's {}",
-            crate::fmt::quote(name),
+            crate::go::quote(name),
             type_name(composite_type(found)),
             type_name(xr_type)
         )));
@@ -263,7 +263,7 @@ fn names(cat: &Catalog, all: &[Candidate], which: &[usize]) -> String {
             };
             format!(
                 "{} ({what}documents[{}])",
-                crate::fmt::quote(name_of(&c.value)),
+                crate::go::quote(name_of(&c.value)),
                 c.index
             )
         })

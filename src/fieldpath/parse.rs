@@ -27,7 +27,7 @@ pub(super) fn parse(path: &str) -> Result<FieldPath> {
     lex(path)
         .map(|segments| FieldPath { segments })
         .map_err(|e| {
-            let prefix = format!("cannot parse path {}", crate::fmt::quote(path));
+            let prefix = format!("cannot parse path {}", crate::go::quote(path));
             match e {
                 LexError::Syntax(msg) => Error::new(ErrorKind::Render, msg).wrap(prefix),
                 LexError::TooManySegments => Error::new(

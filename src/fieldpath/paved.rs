@@ -114,7 +114,7 @@ pub(super) fn get_integer(obj: &Value, path: &str, sem: Semantics) -> Result<i64
 /// on NaN or infinities, turns whole floats into integers.
 pub(super) fn to_valid_json(v: &mut Value) -> Result<()> {
     v.check_finite()
-        .map_err(|e| Error::new(ErrorKind::Render, e).wrap("cannot marshal value to JSON"))?;
+        .map_err(|e| e.wrap("cannot marshal value to JSON"))?;
     normalize_in_place(v);
     Ok(())
 }

@@ -3,7 +3,7 @@
 use super::parse::{field, segments_string};
 use super::{FieldPath, Segment, paved};
 use crate::error::{Error, ErrorKind, Result};
-use crate::fmt::quote;
+use crate::go::quote;
 use crate::semantics::Semantics;
 use crate::value::Value;
 

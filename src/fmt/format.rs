@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use super::print::Printer;
-use super::{float, quote};
+use crate::go::strconv::{float, quote};
 
 const LDIGITS: &[u8; 16] = b"0123456789abcdef";
 const UDIGITS: &[u8; 16] = b"0123456789ABCDEF";
@@ -225,7 +225,7 @@ impl Printer<'_> {
         s.push_str(&hex);
         if self.f.sharp
             && let Some(c) = u32::try_from(u).ok().and_then(char::from_u32)
-            && super::printable::is_print(u32::from(c))
+            && crate::go::strconv::printable::is_print(u32::from(c))
         {
             s.push_str(" '");
             s.push(c);

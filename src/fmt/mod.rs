@@ -3,21 +3,19 @@
 //! Operands are Go's `nil`, `bool`, `string`, `int64`, `float64`,
 //! `map[string]interface {}` and `[]interface {}`. The module mirrors Go's own
 //! split: `directive` is `doPrintf`, `print` is `printArg`/`printValue`,
-//! `format` is `fmt/format.go`, `float` and `quote` are the parts of `strconv`
-//! they use. Behaviour is checked against Go itself by `tests/go_fmt.rs`.
+//! `format` is `fmt/format.go`; the parts of `strconv` they use live in
+//! [`crate::go::strconv`]. Behaviour is checked against Go itself by `tests/go_fmt.rs`.
 //!
 //! Known differences from Go: `%p` of a map or slice prints `0x0` (there is no
 //! address to show); output beyond [`MAX_OUTPUT`] is an error; `IsPrint` follows
-//! the Unicode version of the Go that generated the table (see `printable`).
+//! the Unicode version of the Go that generated the table (see `go::strconv::printable`).
 
 mod directive;
-mod float;
 mod format;
 mod print;
-mod printable;
-mod quote;
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::go::strconv::quote;
 use crate::value::Value;
 use print::Printer;
 
@@ -53,22 +51,4 @@ pub(crate) fn sprint_v(v: &Value) -> String {
     let mut p = Printer::new(16);
     p.print_arg(v, 'v');
     p.buf
-}
-
-/// Go's `strconv.Quote`, as `%q` prints strings.
-pub(crate) fn quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    quote::append_quote(&mut out, s, false);
-    out
-}
-
-/// Appends Go's `strconv.FormatFloat(f, fmt, prec, 64)` (`prec < 0`: shortest digits
-/// that round-trip, ties to even) for `fmt` in `e E f g G b x X`.
-pub(crate) fn append_float(out: &mut String, f: f64, fmt: u8, prec: i64) {
-    float::append_float(out, f, fmt, prec, &mut float::Scratch::default());
-}
-
-/// Go's `strconv.IsPrint`.
-pub(crate) fn is_print(c: char) -> bool {
-    printable::is_print(u32::from(c))
 }

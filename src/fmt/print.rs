@@ -35,7 +35,7 @@ pub(super) struct Printer<'a> {
     pub(super) too_large: bool,
     /// Reusable buffers for float formatting.
     pub(super) num: String,
-    pub(super) scratch: super::float::Scratch,
+    pub(super) scratch: crate::go::strconv::float::Scratch,
 }
 
 impl<'a> Printer<'a> {
@@ -50,7 +50,7 @@ impl<'a> Printer<'a> {
             good_arg_num: true,
             too_large: false,
             num: String::new(),
-            scratch: super::float::Scratch::default(),
+            scratch: crate::go::strconv::float::Scratch::default(),
         }
     }
 

@@ -228,7 +228,7 @@ pub(crate) fn reread(to: &mut Value, sem: Semantics) -> Result<()> {
     if sem != Semantics::Function {
         return Ok(());
     }
-    crate::value::unstructured::round_trip(to).map_err(|m| Error::new(ErrorKind::Render, m))
+    crate::value::unstructured::round_trip(to)
 }
 
 /// Runs the patch's transforms, recording each step for the trace.

@@ -20,13 +20,13 @@ pub fn sprint_v(v: &Value) -> String {
 /// `strconv.Quote(s)`.
 #[must_use]
 pub fn quote(s: &str) -> String {
-    crate::fmt::quote(s)
+    crate::go::quote(s)
 }
 
 /// `strconv.IsPrint(c)`.
 #[must_use]
 pub fn is_print(c: char) -> bool {
-    crate::fmt::is_print(c)
+    crate::go::strconv::is_print(c)
 }
 
 /// `strconv.FormatFloat(f, 'f', -1, 64)`.

@@ -48,7 +48,7 @@ pub fn regexp_find_submatch(
     s: &str,
     sem: Semantics,
 ) -> Result<Option<Vec<String>>, String> {
-    let re = transform::regex::compile(pattern, sem)?;
+    let re = transform::regex::compile(pattern, sem).map_err(|e| e.to_string())?;
     Ok(re.captures(s).map(|c| {
         c.iter()
             .map(|m| m.map_or(String::new(), |m| m.as_str().to_owned()))
@@ -61,7 +61,7 @@ pub fn regexp_find_submatch(
 /// # Errors
 /// Go's compile error text.
 pub fn regexp_translate(pattern: &str, sem: Semantics) -> Result<String, String> {
-    transform::regex::translate(pattern, sem)
+    transform::regex::translate(pattern, sem).map_err(|e| e.to_string())
 }
 
 /// `strconv.ParseInt(s, 10, 64)`.
@@ -69,7 +69,7 @@ pub fn regexp_translate(pattern: &str, sem: Semantics) -> Result<String, String>
 /// # Errors
 /// Go's error text.
 pub fn parse_int(s: &str) -> Result<i64, String> {
-    transform::strconv::parse_int(s)
+    crate::go::strconv::parse_int(s).map_err(|e| e.to_string())
 }
 
 /// `strconv.ParseBool(s)`.
@@ -77,7 +77,7 @@ pub fn parse_int(s: &str) -> Result<i64, String> {
 /// # Errors
 /// Go's error text.
 pub fn parse_bool(s: &str) -> Result<bool, String> {
-    transform::strconv::parse_bool(s)
+    crate::go::strconv::parse_bool(s).map_err(|e| e.to_string())
 }
 
 /// `strconv.ParseFloat(s, 64)`.
@@ -85,7 +85,7 @@ pub fn parse_bool(s: &str) -> Result<bool, String> {
 /// # Errors
 /// Go's error text.
 pub fn parse_float(s: &str) -> Result<f64, String> {
-    transform::strconv::parse_float(s)
+    crate::go::strconv::parse_float(s).map_err(|e| e.to_string())
 }
 
 /// `strconv.FormatFloat(f, 'f', -1, 64)`.

@@ -1,8 +1,9 @@
 //! The `convert` transform: the (from, to, format) conversion matrix.
 
 use super::math::go_f64_to_i64;
-use super::{fail, gojson, opt_str, quantity, strconv};
+use super::{fail, gojson, opt_str, quantity};
 use crate::error::Result;
+use crate::go::strconv;
 use crate::value::{Map, Value};
 
 /// `ResolveConvert`.
@@ -28,13 +29,17 @@ pub(super) fn resolve(cfg: &Map, input: Value) -> Result<Value> {
         ))
     };
     Ok(match (input, to, format) {
-        (Value::String(s), "int64", "none") => Value::Int(strconv::parse_int(&s).map_err(fail)?),
-        (Value::String(s), "bool", "none") => Value::Bool(strconv::parse_bool(&s).map_err(fail)?),
+        (Value::String(s), "int64", "none") => {
+            Value::Int(strconv::parse_int(&s).map_err(|e| fail(e.to_string()))?)
+        }
+        (Value::String(s), "bool", "none") => {
+            Value::Bool(strconv::parse_bool(&s).map_err(|e| fail(e.to_string()))?)
+        }
         (Value::String(s), "float64", "none") => {
-            Value::Float(strconv::parse_float(&s).map_err(fail)?)
+            Value::Float(strconv::parse_float(&s).map_err(|e| fail(e.to_string()))?)
         }
         (Value::String(s), "float64", "quantity") => {
-            Value::Float(quantity::parse_approximate_f64(&s).map_err(fail)?)
+            Value::Float(quantity::parse_approximate_f64(&s).map_err(|e| fail(e.to_string()))?)
         }
         (Value::String(s), "object", "json") => gojson::unmarshal(&s, gojson::Target::Object)?,
         (Value::String(s), "array", "json") => gojson::unmarshal(&s, gojson::Target::Array)?,
@@ -60,7 +65,7 @@ pub(super) fn check(to: &str, format: Option<&str>) -> Result<()> {
     {
         return Err(fail(format!(
             "format: Invalid value: {}: invalid format",
-            crate::fmt::quote(f)
+            crate::go::quote(f)
         )));
     }
     if !matches!(
@@ -69,7 +74,7 @@ pub(super) fn check(to: &str, format: Option<&str>) -> Result<()> {
     ) {
         return Err(fail(format!(
             "toType: Invalid value: {}: invalid type",
-            crate::fmt::quote(to)
+            crate::go::quote(to)
         )));
     }
     Ok(())

@@ -2,8 +2,9 @@
 //! (its scanner's messages), then the value with every number a float64.
 
 use crate::error::{Error, ErrorKind};
+use crate::go::json_scan as scan;
+use crate::value::Value;
 use crate::value::read::{self, Fault, Numbers};
-use crate::value::{Value, scan};
 
 /// What the JSON is decoded into.
 #[derive(Clone, Copy, PartialEq, Eq)]

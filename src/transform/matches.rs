@@ -74,8 +74,8 @@ fn matches(p: &Map, input: &Value, sem: Semantics) -> Result<bool> {
             let Some(pattern) = opt_str(p, "regexp", "MatchTransformPattern")? else {
                 return Err(fail("regexp is required by type regexp"));
             };
-            let re =
-                regex::compile(pattern, sem).map_err(|e| fail(e).wrap("cannot compile regexp"))?;
+            let re = regex::compile(pattern, sem)
+                .map_err(|e| fail(e.to_string()).wrap("cannot compile regexp"))?;
             match input {
                 Value::Null => Err(fail("unsupported input type 'null'")),
                 Value::String(s) => Ok(re.is_match(s)),

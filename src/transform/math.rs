@@ -32,7 +32,7 @@ pub(super) fn resolve(cfg: &Map, input: Value, sem: Semantics) -> Result<Value> 
         other => {
             return Err(fail(format!(
                 "type: Invalid value: {}: unknown math transform type",
-                crate::fmt::quote(other)
+                crate::go::quote(other)
             )));
         }
     };

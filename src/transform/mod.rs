@@ -8,7 +8,6 @@ mod matches;
 mod math;
 pub(crate) mod quantity;
 pub(crate) mod regex;
-pub(crate) mod strconv;
 pub(crate) mod string;
 mod validate;
 

@@ -267,7 +267,7 @@ fn interpret(suffix: &str) -> Option<(i64, i64, Format)> {
     if rest.is_empty() {
         return None;
     }
-    let parsed = super::strconv::parse_int(rest).ok()?;
+    let parsed = crate::go::strconv::parse_int(rest).ok()?;
     // Go keeps int32(parsed): the exponent wraps like Go's conversion.
     #[allow(clippy::cast_possible_truncation)]
     Some((10, i64::from(parsed as i32), Format::DecimalExponent))

@@ -30,7 +30,7 @@ const MAX_DEPTH: usize = 200;
 /// Compositions again and again; compiling each pattern once keeps the cost of a
 /// match transform near that of the match itself. The memo is invisible in the
 /// output (compiling is a pure function of the pattern) and its size is bounded.
-type Compiled = Result<Rc<regex_lite::Regex>, String>;
+type Compiled = Result<Rc<regex_lite::Regex>, SyntaxError>;
 
 thread_local! {
     static CACHE: RefCell<BTreeMap<(String, bool), Compiled>> = const { RefCell::new(BTreeMap::new()) };
@@ -64,7 +64,7 @@ pub(crate) fn compile(pattern: &str, sem: Semantics) -> Compiled {
     compiled
 }
 
-fn compile_uncached(pattern: &str, sem: Semantics) -> Result<regex_lite::Regex, String> {
+fn compile_uncached(pattern: &str, sem: Semantics) -> Result<regex_lite::Regex, SyntaxError> {
     let translated = translate(pattern, sem)?;
     regex_lite::RegexBuilder::new(&translated)
         .nest_limit(u32::try_from(MAX_DEPTH * 4).unwrap_or(u32::MAX))
@@ -72,8 +72,24 @@ fn compile_uncached(pattern: &str, sem: Semantics) -> Result<regex_lite::Regex, 
         .map_err(|_| go_error("expression too large", pattern))
 }
 
-fn go_error(code: &str, expr: &str) -> String {
-    format!("error parsing regexp: {code}: `{expr}`")
+/// Go's `*syntax.Error`: what is wrong, and the part of the pattern it is in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct SyntaxError {
+    code: &'static str,
+    expr: String,
+}
+
+impl std::fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "error parsing regexp: {}: `{}`", self.code, self.expr)
+    }
+}
+
+fn go_error(code: &'static str, expr: &str) -> SyntaxError {
+    SyntaxError {
+        code,
+        expr: expr.to_owned(),
+    }
 }
 
 /// One element of a concatenation being built.
@@ -130,7 +146,7 @@ impl Frame {
 ///
 /// # Errors
 /// Go's error text for the first syntax error.
-pub(crate) fn translate(pattern: &str, sem: Semantics) -> Result<String, String> {
+pub(crate) fn translate(pattern: &str, sem: Semantics) -> Result<String, SyntaxError> {
     let s = pattern;
     let mut stack: Vec<Frame> = vec![Frame::new(String::new(), false)];
     let mut i = 0;
@@ -380,7 +396,7 @@ fn open_perl_group(
     i: usize,
     stack: &mut Vec<Frame>,
     sem: Semantics,
-) -> Result<usize, String> {
+) -> Result<usize, SyntaxError> {
     let t = &s[i..];
     let b = t.as_bytes();
     // Named captures: (?P<name>re) always, (?<name>re) from Go 1.22 on.
@@ -461,7 +477,7 @@ fn open_perl_group(
 }
 
 /// A backslash outside a class: assertions, `\Q…\E`, classes, escapes.
-fn parse_backslash(s: &str, i: usize, stack: &mut [Frame]) -> Result<usize, String> {
+fn parse_backslash(s: &str, i: usize, stack: &mut [Frame]) -> Result<usize, SyntaxError> {
     let t = &s[i..];
     let next = t[1..].chars().next();
     match next {
@@ -501,7 +517,7 @@ fn parse_backslash(s: &str, i: usize, stack: &mut [Frame]) -> Result<usize, Stri
 }
 
 /// `\pL`, `\p{Greek}`: Go knows them; regex-lite has no Unicode tables.
-fn unicode_class(t: &str) -> String {
+fn unicode_class(t: &str) -> SyntaxError {
     let frag = match t[2..].chars().next() {
         Some('{') => t.find('}').map_or(t, |k| &t[..=k]),
         Some(c) => &t[..2 + c.len_utf8()],
@@ -514,7 +530,7 @@ fn unicode_class(t: &str) -> String {
 }
 
 /// `parseEscape`: a single-character escape → (rune, bytes consumed).
-fn parse_escape(t: &str) -> Result<(char, usize), String> {
+fn parse_escape(t: &str) -> Result<(char, usize), SyntaxError> {
     let Some(c) = t[1..].chars().next() else {
         return Err(go_error("trailing backslash at end of expression", ""));
     };
@@ -636,7 +652,7 @@ fn negate(mut ranges: Ranges) -> Ranges {
 }
 
 /// `parseClass`: `[...]` starting at byte `i` → (emitted class, next index).
-fn parse_class(s: &str, i: usize, fold: bool) -> Result<(String, usize), String> {
+fn parse_class(s: &str, i: usize, fold: bool) -> Result<(String, usize), SyntaxError> {
     let whole = &s[i..];
     let mut j = i + 1;
     let mut negated = false;
@@ -700,7 +716,7 @@ fn parse_class(s: &str, i: usize, fold: bool) -> Result<(String, usize), String>
 }
 
 /// `parseClassChar`: one (possibly escaped) character inside a class.
-fn class_char(t: &str, whole: &str) -> Result<(char, usize), String> {
+fn class_char(t: &str, whole: &str) -> Result<(char, usize), SyntaxError> {
     match t.chars().next() {
         None => Err(go_error("missing closing ]", whole)),
         Some('\\') => parse_escape(t),
@@ -813,7 +829,7 @@ mod tests {
     use super::*;
 
     fn err(p: &str) -> String {
-        translate(p, Semantics::Native).unwrap_err()
+        translate(p, Semantics::Native).unwrap_err().to_string()
     }
 
     #[test]

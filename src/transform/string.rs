@@ -90,7 +90,7 @@ fn convert(kind: &str, input: &Value) -> Result<String> {
         "ToJson" => {
             input
                 .check_finite()
-                .map_err(|e| fail(e).wrap("cannot marshal to JSON"))?;
+                .map_err(|e| e.wrap("cannot marshal to JSON"))?;
             input.to_json()
         }
         "ToSha1" => hex(&sha1::Sha1::digest(hash_input(
@@ -126,7 +126,7 @@ fn hash_input(input: &Value, wrap: &str) -> Result<Vec<u8>> {
         other => {
             other
                 .check_finite()
-                .map_err(|e| fail(e).wrap("cannot marshal to JSON").wrap(wrap))?;
+                .map_err(|e| e.wrap("cannot marshal to JSON").wrap(wrap))?;
             Ok(other.to_json().into_bytes())
         }
     }
@@ -145,12 +145,13 @@ fn hex(bytes: &[u8]) -> String {
 fn regexp(cfg: &Map, input: &Value, sem: Semantics) -> Result<String> {
     let pattern = opt_str(cfg, "match", "StringTransformRegexp")?.unwrap_or("");
     let group = opt_int(cfg, "group", "StringTransformRegexp")?.unwrap_or(0);
-    let re = regex::compile(pattern, sem).map_err(|e| fail(e).wrap("could not compile regexp"))?;
+    let re = regex::compile(pattern, sem)
+        .map_err(|e| fail(e.to_string()).wrap("could not compile regexp"))?;
     let s = sprint_v(input);
     let no_match = || {
         fail(format!(
             "regexp {} had no matches for group {group}",
-            crate::fmt::quote(pattern)
+            crate::go::quote(pattern)
         ))
     };
     let caps = re.captures(&s).ok_or_else(no_match)?;

@@ -42,7 +42,7 @@ impl FieldError {
     fn invalid(field: &str, value: &str, detail: &str) -> Self {
         Self {
             field: field.to_owned(),
-            body: format!("Invalid value: {}: {detail}", crate::fmt::quote(value)),
+            body: format!("Invalid value: {}: {detail}", crate::go::quote(value)),
         }
     }
 

@@ -4,7 +4,7 @@ use std::fmt::{self, Write as _};
 
 use super::Value;
 use super::read::{self, Numbers};
-use super::scan;
+use crate::go::json_scan as scan;
 
 /// Why a JSON text could not be parsed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -106,14 +106,14 @@ pub(super) fn write_float(out: &mut String, f: f64) {
     let abs = f.abs();
     if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
         let start = out.len();
-        crate::fmt::append_float(out, f, b'e', -1);
+        crate::go::strconv::append_float(out, f, b'e', -1);
         let b = out.as_bytes();
         let n = b.len();
         if n - start >= 4 && b[n - 4] == b'e' && b[n - 3] == b'-' && b[n - 2] == b'0' {
             out.remove(n - 2);
         }
     } else {
-        crate::fmt::append_float(out, f, b'f', -1);
+        crate::go::strconv::append_float(out, f, b'f', -1);
     }
 }
 

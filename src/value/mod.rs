@@ -7,7 +7,6 @@
 mod json;
 pub mod map;
 pub(crate) mod read;
-pub(crate) mod scan;
 pub(crate) mod unstructured;
 
 pub use json::ParseError;
@@ -158,12 +157,12 @@ impl Value {
     /// Fails on NaN or infinities anywhere in the value, with Go's marshal error.
     ///
     /// # Errors
-    /// `json: unsupported value: NaN` (or `+Inf`, `-Inf`).
-    pub fn check_finite(&self) -> Result<(), String> {
+    /// A `Render` error, `json: unsupported value: NaN` (or `+Inf`, `-Inf`).
+    pub fn check_finite(&self) -> crate::Result<()> {
         match self {
-            Value::Float(f) if !f.is_finite() => Err(format!(
-                "json: unsupported value: {}",
-                json::go_nonfinite(*f)
+            Value::Float(f) if !f.is_finite() => Err(crate::Error::new(
+                crate::ErrorKind::Render,
+                format!("json: unsupported value: {}", json::go_nonfinite(*f)),
             )),
             Value::Array(a) => a.iter().try_for_each(Value::check_finite),
             Value::Object(m) => m.values().try_for_each(Value::check_finite),
@@ -176,8 +175,8 @@ impl Value {
     /// literal that fits in `int64` become `Int`.
     ///
     /// # Errors
-    /// Go's marshal error for NaN or infinities.
-    pub fn normalize(self) -> Result<Value, String> {
+    /// Go's marshal error for NaN or infinities (see [`Value::check_finite`]).
+    pub fn normalize(self) -> crate::Result<Value> {
         self.check_finite()?;
         Ok(self.normalized())
     }
@@ -253,6 +252,6 @@ pub(crate) fn go_json_float(f: f64) -> String {
 pub(crate) fn go_format_float_f(f: f64) -> String {
     // Not Rust's `{}`: its shortest digits break exact ties upwards, Go's to even.
     let mut s = String::new();
-    crate::fmt::append_float(&mut s, f, b'f', -1);
+    crate::go::strconv::append_float(&mut s, f, b'f', -1);
     s
 }

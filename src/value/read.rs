@@ -424,4 +424,34 @@ mod tests {
         assert_eq!(k("[1e400]"), Err(Fault::Range(1, "1e400".to_owned())));
         assert_eq!(k("[[[[[1]]]]]"), Err(Fault::Depth(4)));
     }
+
+    /// "Both readers refuse the same texts": the scanner only words what the reader refused.
+    #[test]
+    fn agrees_with_the_reader_on_acceptance() {
+        use crate::go::json_scan::syntax_error;
+        for text in [
+            "{}",
+            "[1,2]",
+            "{\"a\":[true,false,null]}",
+            "\"\\ud800\"",
+            "1e5",
+            "-0.0",
+            "[",
+            "]",
+            "{\"a\"}",
+            "[1,]",
+            "01",
+            "1.",
+            "\"\\u00\"",
+            "\u{feff}1",
+            "nulll",
+            "[1]x",
+            "\"\t\"",
+            "{\"a\":1,}",
+        ] {
+            let reader = read(text, Numbers::Floats, 10_000).is_ok();
+            let scanner = syntax_error(text.as_bytes()).is_none();
+            assert_eq!(reader, scanner, "{text:?}");
+        }
+    }
 }

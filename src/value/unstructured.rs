@@ -8,16 +8,19 @@ use super::Value;
 /// written or not), and the decoded object must name a kind.
 ///
 /// # Errors
-/// `Object 'Kind' is missing in '<object JSON>'` when `kind` is not a
-/// non-empty string or `apiVersion` does not parse as a group/version.
-pub(crate) fn round_trip(obj: &mut Value) -> Result<(), String> {
+/// A `Render` error, `Object 'Kind' is missing in '<object JSON>'`, when `kind`
+/// is not a non-empty string or `apiVersion` does not parse as a group/version.
+pub(crate) fn round_trip(obj: &mut Value) -> crate::Result<()> {
     // Every value reached the object through a checked write or a decoder,
     // so nothing here is NaN or infinite; the check keeps the data if one is.
     if obj.check_finite().is_ok() {
         *obj = std::mem::take(obj).normalized();
     }
     if kind_is_missing(obj) {
-        return Err(format!("Object 'Kind' is missing in '{}'", obj.to_json()));
+        return Err(crate::Error::new(
+            crate::ErrorKind::Render,
+            format!("Object 'Kind' is missing in '{}'", obj.to_json()),
+        ));
     }
     Ok(())
 }
@@ -76,7 +79,7 @@ mod tests {
             let mut obj = v(doc);
             let e = round_trip(&mut obj).expect_err(doc);
             assert_eq!(
-                e,
+                e.message(),
                 format!("Object 'Kind' is missing in '{}'", v(doc).to_json())
             );
         }

@@ -8,9 +8,6 @@ import { locationKey } from './view.js';
 /** YAML 1.1 like kubectl (yes/no/on/off booleans, 0777 octals, << merge keys). */
 const PARSE = { version: '1.1', prettyErrors: true, uniqueKeys: true };
 
-/** The annotation that matches an observed resource to its template. */
-export const RESOURCE_NAME = 'crossplane.io/composition-resource-name';
-
 /**
  * Parses one editor's text into its documents.
  * Returns { docs: [object], problems: [{ doc, line, col, from, to, message, severity }] }.
@@ -62,113 +59,74 @@ function firstLine(s) {
   return String(s).split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
 }
 
-/** A problem of a document that is not a YAML error (wrong shape), marked on the whole text. */
-function shapeProblem(message) {
-  return { doc: 1, line: 1, col: 1, from: 0, to: 1, message, severity: 'error' };
-}
+/** The editors, in the order their documents go to the engine. */
+export const EDITORS = ['xr', 'composition', 'observed'];
 
 /**
- * Builds the render request from the three editors' texts.
- * Returns { request, problems: { xr, composition, observed } } — request is null when any
- * editor holds an error.
+ * The engine's documents request from the three editors' texts: every document typed, in editor
+ * order; the engine chooses the XR, the Composition, the observed resources and the rest.
+ * Returns { request, problems: { xr, composition, observed }, origins, compositions } — request
+ * is null when an editor holds a YAML error; origins[i] says where documents[i] was typed
+ * ({ editor, doc, line, col, from, to }); compositions are the Composition editor's parsed
+ * Documents, so the chosen one's patches can be found without parsing it again.
  */
-export function buildRequest({ xr, composition, observed }, semantics) {
-  const parsed = { xr: parseYaml(xr), composition: parseYaml(composition), observed: parseYaml(observed) };
-  const problems = {
-    xr: [...parsed.xr.problems],
-    composition: [...parsed.composition.problems],
-    observed: [...parsed.observed.problems],
-  };
-  for (const key of ['xr', 'composition']) {
-    const { docs } = parsed[key];
-    if (problems[key].some((p) => p.severity === 'error')) continue;
-    if (docs.length !== 1 || !isObject(docs[0])) {
-      problems[key].push(shapeProblem(`expected exactly one YAML object, found ${docs.length} document(s)`));
-    }
+export function buildRequest(texts, semantics) {
+  const problems = {};
+  const documents = [];
+  const origins = [];
+  let compositions = [];
+  let xrDocs = [];
+  for (const editor of EDITORS) {
+    const parsed = parseYaml(texts[editor] ?? '');
+    problems[editor] = [...parsed.problems];
+    parsed.docs.forEach((d, i) => {
+      documents.push(d);
+      origins.push({ editor, ...parsed.where[i] });
+    });
+    if (editor === 'composition') compositions = parsed.documents;
+    if (editor === 'xr') xrDocs = parsed.docs;
   }
-  const { resources, environment } = observedState(parsed.observed, problems.observed);
   const failed = Object.values(problems).some((list) => list.some((p) => p.severity === 'error'));
-  if (failed) return { request: null, problems };
+  if (failed) return { request: null, problems, origins, compositions };
   const options = { trace: true };
   if (semantics === 'native' || semantics === 'function') options.semantics = semantics;
-  const request = {
-    xr: parsed.xr.docs[0],
-    composition: parsed.composition.docs[0],
-    observed: environment === undefined ? { resources } : { resources, environment },
-    options,
-  };
-  // The Composition's parsed Document, so its patches can be found without parsing it again.
-  return { request, problems, compositionDocument: parsed.composition.documents[0] };
+  // The XR pane says which object is the XR, so an unannotated observed object is not a rival.
+  const xr = xrDocs.length === 1 ? xrDocs[0] : undefined;
+  if (typeof xr?.kind === 'string' && typeof xr.metadata?.name === 'string') {
+    options.xr = `${xr.kind}/${xr.metadata.name}`;
+  }
+  return { request: { documents, options }, problems, origins, compositions };
 }
 
 /**
- * The observed documents as the render request's observed state, read as `xprender render`
- * reads them: resources keyed by their composition-resource-name annotation, each with the
- * connection details of the Secret its spec.writeConnectionSecretToRef names; EnvironmentConfigs
- * merged (their `data`) into the environment. Problems are added to `problems`.
+ * What the engine's answer says about the typed documents, as editor problems: each unused
+ * document gets a warning with the engine's reason; an error naming a document (`documents[N]`
+ * in its field path) is marked on that document.
  */
-function observedState({ docs, where }, problems) {
-  const secretRef = (d) => {
-    const ref = isObject(d) ? d.spec?.writeConnectionSecretToRef : undefined;
-    return typeof ref?.name === 'string' ? { name: ref.name, namespace: ref.namespace } : null;
+export function answerProblems({ output, error }, origins) {
+  const problems = Object.fromEntries(EDITORS.map((e) => [e, []]));
+  const mark = (index, severity, message) => {
+    if (!origins[index]) return;
+    const { editor, ...at } = origins[index];
+    problems[editor].push({ ...at, severity, message });
   };
-  const refs = docs.map(secretRef).filter(Boolean);
-  const matches = (secret, ref) =>
-    isObject(secret) &&
-    secret.kind === 'Secret' &&
-    secret.metadata?.name === ref.name &&
-    (ref.namespace === undefined || secret.metadata?.namespace === undefined || secret.metadata.namespace === ref.namespace);
-  const resources = {};
-  let environment;
-  docs.forEach((d, i) => {
-    const at = where[i];
-    if (isObject(d) && d.kind === 'EnvironmentConfig') {
-      environment ??= { apiVersion: 'internal.crossplane.io/v1alpha1', kind: 'Environment' };
-      if (isObject(d.data)) deepMerge(environment, d.data);
-      return;
-    }
-    if (refs.some((ref) => matches(d, ref))) return; // a connection Secret, read with its resource
-    const name = isObject(d) ? d.metadata?.annotations?.[RESOURCE_NAME] : undefined;
-    if (typeof name !== 'string') {
-      const what = isObject(d) && d.kind === 'Secret' ? 'a Secret no observed resource writes its connection details to' : `no ${RESOURCE_NAME} annotation`;
-      problems.push({ ...at, severity: 'warning', message: `document ${at.doc} is ignored: ${what}` });
-      return;
-    }
-    if (name in resources) {
-      problems.push({ ...at, severity: 'error', message: `two observed resources are annotated ${RESOURCE_NAME}: ${name}` });
-      return;
-    }
-    const entry = { resource: d };
-    const ref = secretRef(d);
-    const secret = ref ? docs.find((s) => matches(s, ref)) : undefined;
-    if (secret) entry.connectionDetails = secretData(secret);
-    resources[name] = entry;
-  });
-  return { resources, environment };
-}
-
-/** A Secret's `data` (base64 already) with its `stringData` encoded over it. */
-function secretData(secret) {
-  const out = {};
-  for (const [k, v] of Object.entries(isObject(secret.data) ? secret.data : {})) out[k] = String(v);
-  for (const [k, v] of Object.entries(isObject(secret.stringData) ? secret.stringData : {})) {
-    const bytes = new TextEncoder().encode(String(v));
-    out[k] = btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join(''));
+  for (const u of output?.inputs?.unused ?? []) {
+    const { doc } = origins[u.document] ?? {};
+    mark(u.document, 'warning', `document ${doc} is not used: ${u.why}`);
   }
-  return out;
+  const index = /^documents\[(\d+)\]/.exec(error?.context?.fieldPath ?? '')?.[1];
+  if (index !== undefined) mark(Number(index), 'error', error.message);
+  return problems;
 }
 
-/** Objects merge key by key; anything else replaces. */
-function deepMerge(dst, src) {
-  for (const [k, v] of Object.entries(src)) {
-    if (isObject(v) && isObject(dst[k])) deepMerge(dst[k], v);
-    else dst[k] = isObject(v) ? deepMerge({}, v) : v;
-  }
-  return dst;
-}
-
-function isObject(v) {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
+/**
+ * The Composition the engine rendered with, as a parsed Document of the Composition editor: the
+ * one named in `inputs.composition`; before an answer names one (an error), the editor's only
+ * document. Null when it is not in that editor (its patches are then not marked).
+ */
+export function chosenComposition(compositions, inputs) {
+  if (!inputs) return compositions.length === 1 ? compositions[0] : null;
+  return compositions.find((d) => d.getIn(['metadata', 'name']) === inputs.composition) ?? null;
 }
 
 /**
@@ -180,6 +138,7 @@ function isObject(v) {
  * patches (found in the set itself). Environment patches are found under environment.patches.
  */
 export function patchLocator(composition) {
+  if (!composition) return () => null;
   let doc = composition;
   if (typeof composition === 'string') {
     try {

@@ -2,7 +2,7 @@
 import { createEditor, highlightRange, setText, showProblems } from './editors.js';
 import { encodeState, MAX_FRAGMENT, STORAGE_KEY } from './share.js';
 import { describeEntry, traceTarget } from './trace.js';
-import { connectionRows, locationKey } from './view.js';
+import { connectionRows, inputRows, locationKey } from './view.js';
 
 const DEBOUNCE_MS = 30;
 const $ = (id) => document.getElementById(id);
@@ -60,7 +60,9 @@ export function start({ renderer, examples, texts, semantics, example }) {
       // Patches that failed are marked in the Composition along with its YAML problems.
       showProblems(inputs[key], key === 'composition' ? [...list, ...(msg.faults ?? [])] : list);
     }
-    const blocking = Object.entries(problems).flatMap(([key, list]) =>
+    // Errors stop the render only when they are the YAML's: the engine's own are its answer.
+    const rendered = msg.output !== undefined || msg.error !== undefined;
+    const blocking = rendered ? [] : Object.entries(problems).flatMap(([key, list]) =>
       list.filter((p) => p.severity === 'error').map((p) => ({ key, ...p })),
     );
     if (blocking.length) {
@@ -84,7 +86,7 @@ export function start({ renderer, examples, texts, semantics, example }) {
     }
     lastOutput = msg.output;
     lastDownload = msg.download;
-    showOutput(msg.output, msg.yaml);
+    showOutput(msg.output, msg.yaml, msg.origins);
     if (metrics.firstOutputAt === null) requestAnimationFrame(() => (metrics.firstOutputAt ??= performance.now()));
     const fatal = (msg.output.results ?? []).find((r) => r.severity === 'Fatal');
     if (fatal) {
@@ -136,7 +138,7 @@ export function start({ renderer, examples, texts, semantics, example }) {
     if (lastOutput) $('outputs').classList.add('stale');
   }
 
-  function showOutput(out, y) {
+  function showOutput(out, y, origins) {
     $('render-error').hidden = true;
     highlightRange(inputs.composition, null);
     setText(outputs.resources, y.resources);
@@ -149,6 +151,10 @@ export function start({ renderer, examples, texts, semantics, example }) {
       ...rows.map(([name, ready]) => row([name, String(ready)], 'td', `ready-${ready}`)),
     );
     showTrace(out.trace ?? []);
+    $('inputs').replaceChildren(
+      row(['input', 'what the engine chose'], 'th'),
+      ...inputRows(out.inputs, origins).map((cells) => row(cells, 'td')),
+    );
     const results = out.results ?? [];
     $('results-count').textContent = results.length ? `(${results.length})` : '';
     $('results').replaceChildren(

@@ -22,3 +22,26 @@ function decodeBase64Utf8(b64) {
 export function locationKey({ step, resource, environment, patchIndex }) {
   return JSON.stringify([step ?? null, resource ?? null, Boolean(environment), patchIndex ?? null]);
 }
+
+/**
+ * What the engine chose among the documents (the Output's `inputs`) as [label, value] rows;
+ * `origins[i]` ({ editor, doc }) names where documents[i] was typed.
+ */
+export function inputRows(inputs, origins = []) {
+  if (!inputs) return [];
+  const rows = [['XR', inputs.xr]];
+  if (inputs.claim) rows.push(['claim', inputs.claim]);
+  rows.push(['Composition', `${inputs.composition} (${inputs.compositionReason})`]);
+  if (inputs.xrd) rows.push(['XRD', inputs.xrd]);
+  for (const [template, resource] of Object.entries(inputs.observed ?? {})) rows.push([`observed: ${template}`, resource]);
+  for (const [template, secret] of Object.entries(inputs.connectionSecrets ?? {})) {
+    rows.push([`connection Secret: ${template}`, secret]);
+  }
+  if (inputs.environment?.length) rows.push(['environment', inputs.environment.join(', ')]);
+  for (const u of inputs.unused ?? []) {
+    const at = origins[u.document];
+    const where = at ? `${at.editor} document ${at.doc}` : `document ${u.document}`;
+    rows.push([`unused: ${where}`, `${u.kind}${u.name ? `/${u.name}` : ''}: ${u.why}`]);
+  }
+  return rows;
+}

@@ -1,13 +1,14 @@
-// The render worker: parses the three YAML documents, renders with the engine (timing only the
-// render), and prepares the output's YAML, so the page stays responsive and light.
-import init, { render } from '../xprender-wasm/web/xprender.js';
-import { buildRequest, presentation } from './documents.js';
+// The render worker: parses the three editors' YAML, hands every document to the engine's
+// documents request (timing only the render), and prepares the output's YAML, so the page
+// stays responsive and light.
+import init, { renderDocuments } from '../xprender-wasm/web/xprender.js';
+import { answerProblems, buildRequest, chosenComposition, EDITORS, presentation } from './documents.js';
 
 const ready = init();
 
 self.onmessage = async (e) => {
   const { id, request } = e.data;
-  const { request: req, problems, compositionDocument } = buildRequest(request.texts, request.semantics);
+  const { request: req, problems, origins, compositions } = buildRequest(request.texts, request.semantics);
   if (!req) {
     self.postMessage({ id, problems });
     return;
@@ -21,10 +22,15 @@ self.onmessage = async (e) => {
   }
   const start = performance.now();
   try {
-    answer = { output: render(req.xr, req.composition, req.observed, req.options) };
+    answer = { output: renderDocuments(req.documents, req.options) };
   } catch (err) {
     answer = { error: { kind: err.kind ?? 'Internal', message: err.message ?? String(err), context: err.context ?? {} } };
   }
   const ms = performance.now() - start;
-  self.postMessage({ id, problems, ms, ...answer, ...presentation(compositionDocument, answer) });
+  // The engine's word on the documents (unused ones, the one at fault) joins the YAML problems.
+  const told = answerProblems(answer, origins);
+  const all = Object.fromEntries(EDITORS.map((k) => [k, [...problems[k], ...told[k]]]));
+  const composition = chosenComposition(compositions, answer.output?.inputs);
+  const typed = origins.map(({ editor, doc }) => ({ editor, doc }));
+  self.postMessage({ id, problems: all, ms, origins: typed, ...answer, ...presentation(composition, answer) });
 };

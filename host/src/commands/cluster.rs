@@ -41,7 +41,7 @@ pub(crate) struct ClusterArgs {
     #[command(flatten)]
     pub(crate) source: super::composition::CompositionArgs,
     /// The limit for each request to the API server, e.g. 30s, 500ms, 2m.
-    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    #[arg(long, default_value = "30s", value_parser = crate::go_duration::parse_timeout)]
     pub(crate) timeout: Duration,
     /// Print Secret values instead of hiding them.
     #[arg(long)]
@@ -400,25 +400,6 @@ fn fatal_text(r: &Value, msg: &str) -> String {
         text.push_str(&format!(" (field path {p})"));
     }
     text
-}
-
-pub(crate) fn parse_duration(s: &str) -> Result<Duration, String> {
-    let (num, unit) = s
-        .find(|c: char| !c.is_ascii_digit() && c != '.')
-        .map_or((s, "s"), |i| s.split_at(i));
-    let n: f64 = num
-        .parse()
-        .map_err(|_| format!("invalid duration {s:?} (e.g. 30s, 500ms, 2m)"))?;
-    let secs = match unit {
-        "ms" => n / 1000.0,
-        "s" => n,
-        "m" => n * 60.0,
-        _ => return Err(format!("invalid duration unit in {s:?} (ms, s or m)")),
-    };
-    if !(secs > 0.0 && secs < 86_400.0) {
-        return Err(format!("duration {s:?} out of range"));
-    }
-    Ok(Duration::from_secs_f64(secs))
 }
 
 fn print_warnings(warnings: &[String]) {

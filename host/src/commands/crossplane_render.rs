@@ -34,12 +34,13 @@ pub(crate) struct CrossplaneArgs {
     /// Include the Function context the pipeline ended with as a `kind: Context` document.
     #[arg(long, short = 'c')]
     pub(crate) include_context: bool,
-    /// Function context values from files (JSON or YAML): KEY=FILE, comma-separated or repeated.
-    #[arg(long, value_name = "KEY=FILE", value_delimiter = ',')]
+    /// Function context values from files (JSON or YAML): KEY=FILE, the flag repeated for
+    /// more (as `crossplane render`, it does not split a value at commas).
+    #[arg(long, value_name = "KEY=FILE")]
     pub(crate) context_files: Vec<String>,
-    /// Function context values: KEY=JSON, comma-separated or repeated. They take precedence
-    /// over --context-files.
-    #[arg(long, value_name = "KEY=VALUE", value_delimiter = ',')]
+    /// Function context values: KEY=JSON, the flag repeated for more (JSON keeps its commas).
+    /// They take precedence over --context-files.
+    #[arg(long, value_name = "KEY=VALUE")]
     pub(crate) context_values: Vec<String>,
     /// Render without the steps whose function xprender cannot run (a warning each) instead
     /// of failing.
@@ -182,21 +183,4 @@ pub(crate) fn pipeline_order(composition: &Value, order: &mut Vec<String>) {
     if lookup(composition, &["spec", "mode"]).and_then(Value::as_str) == Some("Pipeline") {
         order.clear();
     }
-}
-
-/// The `openAPIV3Schema` of the XRD version the XR is of, whose defaults the engine applies
-/// to the XR (`crossplane render --xrd`).
-pub(crate) fn xrd_schema(xrd: &Value, xr: &Value) -> Option<Value> {
-    let version = xr
-        .get("apiVersion")
-        .and_then(Value::as_str)
-        .and_then(|a| a.rsplit_once('/'))
-        .map(|(_, v)| v)?;
-    lookup(xrd, &["spec", "versions"])?
-        .as_array()?
-        .iter()
-        .find(|v| v.get("name").and_then(Value::as_str) == Some(version))
-        .and_then(|v| lookup(v, &["schema", "openAPIV3Schema"]))
-        .filter(|s| s.is_object())
-        .cloned()
 }

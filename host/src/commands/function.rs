@@ -6,8 +6,9 @@ use std::time::Duration;
 
 use clap::{Args, Subcommand};
 
-use super::render::{parse_duration, parse_size};
+use super::render::parse_size;
 use crate::function::{Listen, Log, Service, serve};
+use crate::go_duration::parse_timeout;
 use crate::runtime::{self, Limits, Pool, Runtime};
 
 /// Function subcommands.
@@ -44,7 +45,7 @@ pub(crate) struct ServeArgs {
     #[arg(long, value_name = "SIZE", default_value = "256MiB", value_parser = parse_size)]
     pub(crate) max_memory: usize,
     /// Wall-clock budget per request.
-    #[arg(long, value_name = "DURATION", default_value = "2s", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = "2s", value_parser = parse_timeout)]
     pub(crate) timeout: Duration,
     /// Renders at once (default: one per core).
     #[arg(long, value_name = "N")]

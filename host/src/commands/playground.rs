@@ -1,8 +1,10 @@
-//! `xprender playground`: serves the built playground (www/dist) on 127.0.0.1.
+//! `xprender playground`: serves the playground on 127.0.0.1, the built site embedded in the
+//! binary (`host/assets/playground`), or a directory of it with `--dir` while developing.
 //!
 //! A deliberately tiny static file server (GET and HEAD only, one thread per connection,
 //! `Connection: close`): the playground is a static site and talks to no server.
 
+use std::borrow::Cow;
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Component, Path, PathBuf};
@@ -22,30 +24,36 @@ pub(crate) struct PlaygroundArgs {
     /// The port to listen on (0 picks a free one).
     #[arg(long, default_value_t = 0)]
     pub(crate) port: u16,
-    /// The built playground to serve.
-    #[arg(long, value_name = "DIR", default_value = "www/dist")]
-    pub(crate) dir: PathBuf,
+    /// Serve this built playground (e.g. www/dist) instead of the one in the binary.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) dir: Option<PathBuf>,
+}
+
+/// The built playground, as `scripts/build-embedded.sh` writes it into host/assets.
+#[derive(rust_embed::Embed)]
+#[folder = "assets/playground"]
+struct Embedded;
+
+/// Where the served files come from.
+#[derive(Clone)]
+enum Site {
+    Embedded,
+    Dir(PathBuf),
 }
 
 pub(crate) fn run(args: &PlaygroundArgs) -> anyhow::Result<ExitCode> {
-    let root = args.dir.canonicalize().map_err(|_| {
-        input_error!(
-            "{} does not exist: build the playground first (see www/README.md) or pass --dir",
-            args.dir.display()
-        )
-    })?;
-    if !root.join("index.html").is_file() {
-        return Err(input_error!(
-            "{} has no index.html: is it the built playground?",
-            root.display()
-        )
-        .into());
-    }
+    let site = match &args.dir {
+        None => Site::Embedded,
+        Some(dir) => Site::Dir(site_dir(dir)?),
+    };
     let listener = TcpListener::bind(("127.0.0.1", args.port))
         .map_err(|e| input_error!("cannot listen on 127.0.0.1:{}: {e}", args.port))?;
     let addr = listener.local_addr()?;
     println!("xprender playground: http://{addr}/");
-    eprintln!("serving {} (Ctrl-C to stop)", root.display());
+    match &site {
+        Site::Embedded => eprintln!("serving the embedded playground (Ctrl-C to stop)"),
+        Site::Dir(root) => eprintln!("serving {} (Ctrl-C to stop)", root.display()),
+    }
     std::io::stdout().flush()?;
     let open = Arc::new(AtomicUsize::new(0));
     for stream in listener.incoming() {
@@ -62,17 +70,36 @@ pub(crate) fn run(args: &PlaygroundArgs) -> anyhow::Result<ExitCode> {
             );
             continue;
         }
-        let root = root.clone();
+        let site = site.clone();
         let open = Arc::clone(&open);
         std::thread::spawn(move || {
-            let _ = serve(stream, &root);
+            let _ = serve(stream, &site);
             open.fetch_sub(1, Ordering::SeqCst);
         });
     }
     Ok(ExitCode::from(super::EXIT_OK))
 }
 
-fn serve(mut stream: TcpStream, root: &Path) -> std::io::Result<()> {
+/// A `--dir` that holds a built playground, canonical so requests can be kept inside it.
+fn site_dir(dir: &Path) -> anyhow::Result<PathBuf> {
+    let root = dir.canonicalize().map_err(|_| {
+        input_error!(
+            "{} does not exist: build the playground first (see www/README.md), or leave out \
+             --dir to serve the one in the binary",
+            dir.display()
+        )
+    })?;
+    if !root.join("index.html").is_file() {
+        return Err(input_error!(
+            "{} has no index.html: is it the built playground?",
+            root.display()
+        )
+        .into());
+    }
+    Ok(root)
+}
+
+fn serve(mut stream: TcpStream, site: &Site) -> std::io::Result<()> {
     stream.set_read_timeout(Some(Duration::from_secs(10)))?;
     let mut reader = BufReader::new(stream.try_clone()?.take(16 * 1024));
     let mut request_line = String::new();
@@ -94,18 +121,35 @@ fn serve(mut stream: TcpStream, root: &Path) -> std::io::Result<()> {
         );
     }
     let head_only = method == "HEAD";
-    match resolve(root, target) {
-        Some(file) => match std::fs::read(&file) {
-            Ok(body) => respond(
-                &mut stream,
-                "200 OK",
-                content_type(&file),
-                &body,
-                !head_only,
-            ),
-            Err(_) => not_found(&mut stream, head_only),
-        },
+    match lookup(site, target) {
+        Some((path, body)) => respond(
+            &mut stream,
+            "200 OK",
+            content_type(&path),
+            &body,
+            !head_only,
+        ),
         None => not_found(&mut stream, head_only),
+    }
+}
+
+/// The file a request target names, with its contents.
+fn lookup(site: &Site, target: &str) -> Option<(PathBuf, Cow<'static, [u8]>)> {
+    match site {
+        Site::Dir(root) => {
+            let file = resolve(root, target)?;
+            let body = std::fs::read(&file).ok()?;
+            Some((file, Cow::Owned(body)))
+        }
+        Site::Embedded => {
+            let mut path = relative_path(target)?;
+            // A directory's page, as for `--dir` (the built site has one: its root).
+            if Embedded::get(path.to_str()?).is_none() {
+                path.push("index.html");
+            }
+            let file = Embedded::get(path.to_str()?)?;
+            Some((path, file.data))
+        }
     }
 }
 
@@ -138,21 +182,27 @@ fn respond(
     stream.flush()
 }
 
-/// Maps a request target to a file under `root`, or `None` for anything outside it.
-fn resolve(root: &Path, target: &str) -> Option<PathBuf> {
+/// A request target as a relative path (`/a/./b?q` → `a/b`), or `None` for one that climbs out.
+fn relative_path(target: &str) -> Option<PathBuf> {
     let path = target.split(['?', '#']).next()?;
     if !path.starts_with('/') {
         return None;
     }
     let decoded = percent_decode(path)?;
-    let mut file = root.to_path_buf();
+    let mut out = PathBuf::new();
     for component in Path::new(&decoded).components() {
         match component {
             Component::RootDir | Component::CurDir => {}
-            Component::Normal(c) => file.push(c),
+            Component::Normal(c) => out.push(c),
             Component::ParentDir | Component::Prefix(_) => return None,
         }
     }
+    Some(out)
+}
+
+/// Maps a request target to a file under `root`, or `None` for anything outside it.
+fn resolve(root: &Path, target: &str) -> Option<PathBuf> {
+    let mut file = root.join(relative_path(target)?);
     if file.is_dir() {
         file.push("index.html");
     }

@@ -23,10 +23,13 @@ pub(crate) fn run(args: &VersionArgs) -> anyhow::Result<ExitCode> {
             p.display().to_string(),
         ),
         None => {
-            let how = if runtime::BUNDLED_ENGINE_OPTIMIZED == "true" {
-                "bundled, wasm-opt -Oz"
-            } else {
-                "bundled, not optimized"
+            let how = match runtime::BUNDLED_ENGINE_OPTIMIZED {
+                "true" => "built from the same commit; bundled, wasm-opt -Oz",
+                "prebuilt" => {
+                    "bundled prebuilt host/assets/xprender-core.wasm: the toolchain lacked the \
+                     wasm32 target"
+                }
+                _ => "built from the same commit; bundled, not optimized",
             };
             (runtime::BUNDLED_ENGINE.to_vec(), how.to_owned())
         }
@@ -42,7 +45,7 @@ pub(crate) fn run(args: &VersionArgs) -> anyhow::Result<ExitCode> {
     if args.engine.is_some() {
         println!("engine:   {origin}");
     } else {
-        println!("engine:   {version} (built from the same commit; {origin})");
+        println!("engine:   {version} ({origin})");
     }
     println!("module:   {} bytes, sha256 {sha}", wasm.len());
     println!("abi:      {abi}");

@@ -21,10 +21,11 @@ pub(crate) use limits::Limits;
 pub(crate) use pool::Pool;
 pub(crate) use precheck::{DEFAULT_MAX_REQUEST_SIZE, precheck};
 
-/// The core module built from this commit (see `build.rs`).
+/// The core module built from this commit, or the committed prebuilt one (see `build.rs`).
 pub(crate) static BUNDLED_ENGINE: &[u8] = include_bytes!(env!("XPRENDER_CORE_WASM"));
 
-/// Whether `BUNDLED_ENGINE` went through `wasm-opt -Oz`.
+/// How `BUNDLED_ENGINE` was made: `true` (built, then `wasm-opt -Oz`), `false` (built, not
+/// optimized) or `prebuilt` (host/assets/xprender-core.wasm).
 pub(crate) const BUNDLED_ENGINE_OPTIMIZED: &str = env!("XPRENDER_CORE_OPTIMIZED");
 
 /// The ABI version this host speaks (`xprender_abi_version`).

@@ -285,6 +285,32 @@ test('a failure after the apply keeps the applied resources visible', async () =
   await page.close();
 });
 
+// The engine chooses among the typed documents: a document it does not use is marked with its
+// reason, and the Inputs tab lists what it chose.
+test('documents the engine does not use are marked, and the Inputs tab says what it chose', async () => {
+  const example = join(www, '..', 'examples', EXAMPLE);
+  const state = {
+    xr: readFileSync(join(example, 'xr.yaml'), 'utf8'),
+    composition: readFileSync(join(example, 'composition.yaml'), 'utf8'),
+    observed: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: notes\n',
+    semantics: 'auto',
+  };
+  const fragment = deflateRawSync(Buffer.from(JSON.stringify(state))).toString('base64url');
+  const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${base}#${fragment}`);
+  await waitForEditorText(page, 'out-resources', 'kind: Bucket');
+  await page.waitForSelector('#observed .cm-lintRange-warning', { timeout: 5_000 });
+  await page.click('nav [data-tab="inputs"]');
+  const rows = await page.$$eval('#inputs tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  const byLabel = Object.fromEntries(rows.slice(1));
+  assert.match(byLabel.XR, /^XObjectStore\//);
+  assert.match(byLabel['unused: observed document 1'], /^ConfigMap\/notes: /);
+  assert.deepStrictEqual(errors, [], 'page errors');
+  await page.close();
+});
+
 test('the page follows the system colour scheme', async () => {
   const colors = {};
   for (const colorScheme of ['light', 'dark']) {

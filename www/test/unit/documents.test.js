@@ -3,14 +3,16 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import {
+  answerProblems,
   buildRequest,
+  chosenComposition,
   downloadYaml,
   locatePatch,
   outputYaml,
   parseYaml,
   presentation,
 } from '../../src/documents.js';
-import { connectionRows, locationKey } from '../../src/view.js';
+import { connectionRows, inputRows, locationKey } from '../../src/view.js';
 
 test('parseYaml reads YAML 1.1 scalars as kubectl does', () => {
   const { docs, problems } = parseYaml('a: yes\nb: off\nc: 0777\nd: "yes"\ne: 1.0\n');
@@ -52,7 +54,15 @@ spec:
         - fromFieldPath: spec.q
 `;
 
-test('buildRequest matches observed documents by annotation and sets the options', () => {
+const OUTPUT = {
+  composite: { kind: 'X', status: { z: 1 } },
+  resources: { a: { resource: { kind: 'A' }, ready: true }, b: { resource: { kind: 'B' }, ready: false } },
+  connectionDetails: { user: 'YWRtaW4=', blob: '/w==' },
+  ready: false,
+  results: [],
+};
+
+test('buildRequest gathers every typed document in editor order and sets the options', () => {
   const observed = `kind: A
 metadata:
   annotations:
@@ -61,82 +71,84 @@ metadata:
 kind: EnvironmentConfig
 data: {tier: gold}
 `;
-  const { request, problems } = buildRequest({ xr: XR, composition: COMP, observed }, 'function');
+  const { request, problems, origins } = buildRequest({ xr: XR, composition: COMP, observed }, 'function');
   assert.deepStrictEqual(problems, { xr: [], composition: [], observed: [] });
-  assert.deepStrictEqual(Object.keys(request.observed.resources), ['a']);
-  assert.deepStrictEqual(request.observed.environment, {
-    apiVersion: 'internal.crossplane.io/v1alpha1',
-    kind: 'Environment',
-    tier: 'gold',
-  });
-  assert.deepStrictEqual(request.options, { trace: true, semantics: 'function' });
-  assert.equal(request.xr.metadata.name, 'x');
+  assert.deepStrictEqual(
+    request.documents.map((d) => d.kind),
+    ['X', 'Composition', 'A', 'EnvironmentConfig'],
+  );
+  assert.deepStrictEqual(
+    origins.map((o) => [o.editor, o.doc, o.line]),
+    [['xr', 1, 1], ['composition', 1, 1], ['observed', 1, 1], ['observed', 2, 6]],
+  );
+  assert.deepStrictEqual(request.options, { trace: true, semantics: 'function', xr: 'X/x' });
   assert.deepStrictEqual(buildRequest({ xr: XR, composition: COMP, observed: '' }, 'auto').request.options, {
     trace: true,
+    xr: 'X/x',
   });
+  // Without exactly one named object in the XR pane, the engine picks the XR itself.
+  const two = buildRequest({ xr: `${XR}---\n${XR}`, composition: COMP, observed: '' }, 'auto');
+  assert.deepStrictEqual(two.request.options, { trace: true });
 });
 
-test('buildRequest reads connection Secrets and merges EnvironmentConfigs as the CLI does', () => {
-  const observed = `kind: Instance
-metadata:
-  annotations: {crossplane.io/composition-resource-name: db}
-spec:
-  writeConnectionSecretToRef: {name: db-conn, namespace: crossplane-system}
----
-apiVersion: v1
-kind: Secret
-metadata: {name: db-conn, namespace: crossplane-system}
-data: {username: YXBw}
-stringData: {password: pä55}
----
-kind: Secret
-metadata: {name: stray}
----
-kind: EnvironmentConfig
-data: {a: {p: 1, q: 2}, b: 1}
----
-kind: EnvironmentConfig
-data: {a: {q: 3}, c: [1]}
-`;
-  const { request, problems } = buildRequest({ xr: XR, composition: COMP, observed }, 'auto');
-  assert.deepStrictEqual(request.observed.resources.db.connectionDetails, { username: 'YXBw', password: 'cMOkNTU=' });
-  assert.deepStrictEqual(Object.keys(request.observed.resources), ['db']);
-  assert.deepStrictEqual(request.observed.environment, {
-    apiVersion: 'internal.crossplane.io/v1alpha1',
-    kind: 'Environment',
-    a: { p: 1, q: 3 },
-    b: 1,
-    c: [1],
-  });
-  assert.deepStrictEqual(
-    problems.observed.map((p) => [p.doc, p.line, p.severity, p.message]),
-    [[3, 13, 'warning', 'document 3 is ignored: a Secret no observed resource writes its connection details to']],
-  );
-});
-
-test('buildRequest refuses broken or misshapen inputs and says where', () => {
+test('buildRequest refuses YAML errors and says where', () => {
   const broken = buildRequest({ xr: 'a: [', composition: COMP, observed: '' }, 'auto');
   assert.equal(broken.request, null);
   assert.equal(broken.problems.xr[0].severity, 'error');
+});
 
-  const two = buildRequest({ xr: `${XR}---\n${XR}`, composition: COMP, observed: '' }, 'auto');
-  assert.equal(two.request, null);
-  assert.match(two.problems.xr[0].message, /exactly one YAML object, found 2/);
-
-  const scalar = buildRequest({ xr: XR, composition: 'just text', observed: '' }, 'auto');
-  assert.equal(scalar.request, null);
-
-  const unnamed = buildRequest({ xr: XR, composition: COMP, observed: 'kind: A\n' }, 'auto');
-  assert.notEqual(unnamed.request, null, 'a warning does not stop the render');
-  assert.equal(unnamed.problems.observed[0].severity, 'warning');
-
-  const twice = 'metadata: {annotations: {crossplane.io/composition-resource-name: a}}\n';
-  const dup = buildRequest({ xr: XR, composition: COMP, observed: `${twice}---\n${twice}` }, 'auto');
-  assert.equal(dup.request, null);
+test('answerProblems marks unused documents and the document an error names', () => {
+  const observed = 'kind: A\n---\nkind: Secret\nmetadata: {name: s}\n';
+  const { origins } = buildRequest({ xr: XR, composition: COMP, observed }, 'auto');
+  const output = {
+    ...OUTPUT,
+    inputs: { unused: [{ document: 3, kind: 'Secret', name: 's', why: 'no observed resource writes its connection secret to it' }] },
+  };
+  const told = answerProblems({ output }, origins);
+  assert.deepStrictEqual(told.xr, []);
   assert.deepStrictEqual(
-    [dup.problems.observed[0].doc, dup.problems.observed[0].line, dup.problems.observed[0].message],
-    [2, 3, 'two observed resources are annotated crossplane.io/composition-resource-name: a'],
+    told.observed.map((p) => [p.doc, p.line, p.severity, p.message]),
+    [[2, 3, 'warning', 'document 2 is not used: no observed resource writes its connection secret to it']],
   );
+  const error = { kind: 'InvalidRequest', message: 'documents[2]: expected object', context: { fieldPath: 'documents[2].data' } };
+  assert.deepStrictEqual(
+    answerProblems({ error }, origins).observed.map((p) => [p.doc, p.severity, p.message]),
+    [[1, 'error', 'documents[2]: expected object']],
+  );
+  assert.deepStrictEqual(answerProblems({ error: { ...error, context: {} } }, origins).observed, []);
+});
+
+test('chosenComposition is the Composition editor document the engine named', () => {
+  const other = COMP.replace('kind: Composition\n', 'kind: Composition\nmetadata: {name: other}\n');
+  const named = COMP.replace('kind: Composition\n', 'kind: Composition\nmetadata: {name: chosen}\n');
+  const { compositions } = buildRequest({ xr: XR, composition: `${other}---\n${named}`, observed: '' }, 'auto');
+  assert.equal(chosenComposition(compositions, { composition: 'chosen' }), compositions[1]);
+  assert.equal(chosenComposition(compositions, { composition: 'elsewhere' }), null);
+  assert.equal(chosenComposition(compositions, undefined), null, 'two and no answer: none');
+  const one = buildRequest({ xr: XR, composition: COMP, observed: '' }, 'auto').compositions;
+  assert.equal(chosenComposition(one, undefined), one[0]);
+});
+
+test('inputRows lists what the engine chose, unused documents by editor', () => {
+  const { origins } = buildRequest({ xr: XR, composition: COMP, observed: 'kind: A\n---\nkind: B\n' }, 'auto');
+  const inputs = {
+    xr: 'X/x',
+    composition: 'c',
+    compositionReason: 'the only Composition for X.x/v1',
+    observed: { a: 'A/obs' },
+    connectionSecrets: { a: 'Secret/s' },
+    environment: ['e1', 'e2'],
+    unused: [{ document: 3, kind: 'B', name: '', why: 'no annotation' }],
+  };
+  assert.deepStrictEqual(inputRows(inputs, origins), [
+    ['XR', 'X/x'],
+    ['Composition', 'c (the only Composition for X.x/v1)'],
+    ['observed: a', 'A/obs'],
+    ['connection Secret: a', 'Secret/s'],
+    ['environment', 'e1, e2'],
+    ['unused: observed document 2', 'B: no annotation'],
+  ]);
+  assert.deepStrictEqual(inputRows(undefined), []);
 });
 
 test('locatePatch finds a patch by template name (or index) and patch index', () => {
@@ -208,13 +220,6 @@ test('locatePatch finds environment patches', () => {
   assert.equal(locatePatch(comp, { environment: true, patchIndex: 1 }), null);
 });
 
-const OUTPUT = {
-  composite: { kind: 'X', status: { z: 1 } },
-  resources: { a: { resource: { kind: 'A' }, ready: true }, b: { resource: { kind: 'B' }, ready: false } },
-  connectionDetails: { user: 'YWRtaW4=', blob: '/w==' },
-  ready: false,
-  results: [],
-};
 
 test('presentation marks patches whose trace outcome is failed', () => {
   const trace = [
@@ -272,7 +277,7 @@ test('presentation locates traced patches and the patch at fault, and writes the
   assert.equal(ok.download, downloadYaml(OUTPUT));
 
   assert.deepStrictEqual(ok.faults, []);
-  const { compositionDocument } = buildRequest({ xr: XR, composition: COMP, observed: '' }, 'auto');
+  const [compositionDocument] = buildRequest({ xr: XR, composition: COMP, observed: '' }, 'auto').compositions;
   assert.deepStrictEqual(presentation(compositionDocument, { output: { ...OUTPUT, trace } }), ok, 'the parsed Document serves as well');
 
   const context = { resource: '1', patchIndex: 0 };

@@ -1,5 +1,5 @@
 // Every gallery example renders with the engine (the package's nodejs build) as the playground
-// would send it: under its own semantics (auto) with no Warning or Fatal result, every composed
+// would send it (the documents request): under its own semantics (auto) with no Warning or Fatal result, every composed
 // resource rendered and no failed patch; under the other semantics at least without throwing
 // (an example may use what only one engine accepts, which is what the selector is for).
 import assert from 'node:assert/strict';
@@ -34,13 +34,15 @@ for (const [name, texts] of Object.entries(examples)) {
     test(`example ${name} renders (${semantics})`, () => {
       const { request, problems } = buildRequest(texts, semantics);
       assert.ok(request, JSON.stringify(problems));
-      const out = engine.render(request.xr, request.composition, request.observed, request.options);
+      const out = engine.renderDocuments(request.documents, request.options);
+      assert.deepStrictEqual(out.inputs.unused, [], 'every document of the example is used');
       assert.equal(typeof out.ready, 'boolean');
       if (semantics !== 'auto') return;
       const bad = out.results.filter((r) => r.severity !== 'Normal');
       assert.deepStrictEqual(bad, []);
-      const templates = request.composition.spec.resources ??
-        request.composition.spec.pipeline.flatMap((s) => s.input?.resources ?? []);
+      const composition = request.documents.find((d) => d.kind === 'Composition');
+      const templates = composition.spec.resources ??
+        composition.spec.pipeline.flatMap((s) => s.input?.resources ?? []);
       assert.deepStrictEqual(Object.keys(out.resources), templates.map((t) => t.name));
       assert.ok(out.trace.length > 0, 'a trace');
       assert.ok(out.trace.every((e) => e.outcome === 'applied' || e.outcome === 'skipped'), 'no failed patch');

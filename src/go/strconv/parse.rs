@@ -1,21 +1,49 @@
 //! Go's `strconv.ParseInt`, `ParseBool` and `ParseFloat` (64-bit), with Go's error texts.
 
-fn syntax(func: &str, s: &str) -> String {
-    format!(
-        "strconv.{func}: parsing {}: invalid syntax",
-        crate::fmt::quote(s)
-    )
+use std::fmt;
+
+/// Go's `*strconv.NumError`: which function refused which text, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct NumError {
+    func: &'static str,
+    num: String,
+    range: bool,
 }
 
-fn range(func: &str, s: &str) -> String {
-    format!(
-        "strconv.{func}: parsing {}: value out of range",
-        crate::fmt::quote(s)
-    )
+impl fmt::Display for NumError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let why = if self.range {
+            "value out of range"
+        } else {
+            "invalid syntax"
+        };
+        write!(
+            f,
+            "strconv.{}: parsing {}: {why}",
+            self.func,
+            super::quote(&self.num)
+        )
+    }
+}
+
+fn syntax(func: &'static str, s: &str) -> NumError {
+    NumError {
+        func,
+        num: s.to_owned(),
+        range: false,
+    }
+}
+
+fn range(func: &'static str, s: &str) -> NumError {
+    NumError {
+        func,
+        num: s.to_owned(),
+        range: true,
+    }
 }
 
 /// `strconv.ParseInt(s, 10, 64)`.
-pub(crate) fn parse_int(s: &str) -> Result<i64, String> {
+pub(crate) fn parse_int(s: &str) -> Result<i64, NumError> {
     let (neg, digits) = match s.as_bytes().first() {
         Some(b'+') => (false, &s[1..]),
         Some(b'-') => (true, &s[1..]),
@@ -48,7 +76,7 @@ pub(crate) fn parse_int(s: &str) -> Result<i64, String> {
 }
 
 /// `strconv.ParseBool`.
-pub(crate) fn parse_bool(s: &str) -> Result<bool, String> {
+pub(crate) fn parse_bool(s: &str) -> Result<bool, NumError> {
     match s {
         "1" | "t" | "T" | "TRUE" | "true" | "True" => Ok(true),
         "0" | "f" | "F" | "FALSE" | "false" | "False" => Ok(false),
@@ -58,7 +86,7 @@ pub(crate) fn parse_bool(s: &str) -> Result<bool, String> {
 
 /// `strconv.ParseFloat(s, 64)`: decimal and hexadecimal forms, underscores
 /// between digits, `inf`/`infinity`/`nan`; overflow is a range error.
-pub(crate) fn parse_float(s: &str) -> Result<f64, String> {
+pub(crate) fn parse_float(s: &str) -> Result<f64, NumError> {
     if let Some(f) = special(s) {
         return Ok(f);
     }

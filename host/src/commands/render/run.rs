@@ -1,0 +1,211 @@
+//! `xprender render` from start to end: gather the request, run the engine, print its answer.
+
+use std::io::Write as _;
+use std::path::Path;
+use std::process::ExitCode;
+
+use serde_json::Value;
+
+use super::gather::{self, Gathered, Source};
+use super::{OutputFormat, RenderArgs, engine, report, stream};
+use crate::commands::{EXIT_OK, EXIT_RENDER, RenderFailed};
+use crate::io::{self, Doc, input_error};
+use crate::runtime::json::Json;
+use crate::runtime::{self, Limits};
+use crate::trace;
+
+pub(crate) fn run(args: &RenderArgs) -> anyhow::Result<ExitCode> {
+    args.crossplane.notices();
+    let limits = Limits {
+        max_memory: args.max_memory,
+        timeout: args.timeout,
+    };
+    io::set_max_input_size(args.max_request_size);
+    let gathered = match (&args.request, &args.cluster) {
+        (Some(source), _) => gather::raw(source)?,
+        (None, Some(target)) => gather::from_cluster(args, target)?,
+        (None, None) => gather::from_files(args)?,
+    };
+    io::check_input_size(gathered.request.len(), "the render request")?;
+    let response = match runtime::precheck(&gathered.request) {
+        Some(refusal) => refusal.into_bytes(),
+        None => engine::render_sandboxed(args, limits, &gathered.request)?,
+    };
+    // The answer is read in place: no tree of it is built, however large it is.
+    let doc = Json::parse(&response).map_err(|e| {
+        RenderFailed(format!(
+            "the engine returned invalid JSON ({e}); this is a bug in the engine"
+        ))
+    })?;
+
+    if let Some(err) = doc.get("error") {
+        if args.request.is_some() {
+            let mut stderr = std::io::stderr().lock();
+            stderr.write_all(&response)?;
+            stderr.write_all(b"\n")?;
+            return Ok(ExitCode::from(EXIT_RENDER));
+        }
+        return Err(engine_error(&err.to_value(), &gathered.source));
+    }
+    let order = match &gathered.source {
+        Source::Parts { order } => order.clone(),
+        Source::Documents {
+            origins,
+            observed,
+            compositions,
+        } => {
+            let inputs = doc.get("inputs");
+            if let Some(i) = inputs {
+                let text = |k: &str| i.get(k).and_then(Json::as_str).unwrap_or_default();
+                crate::debug!(
+                    "Composition {:?} chosen by {}",
+                    text("composition"),
+                    text("compositionReason")
+                );
+            }
+            report::check_unused(inputs, origins, observed)?;
+            chosen_order(inputs, compositions)
+        }
+    };
+    print(args, &gathered, &response, doc, &order)
+}
+
+/// Prints the answer: the Output JSON, or the YAML stream with results and trace on stderr.
+fn print(
+    args: &RenderArgs,
+    gathered: &Gathered,
+    response: &[u8],
+    doc: Json<'_>,
+    order: &[String],
+) -> anyhow::Result<ExitCode> {
+    let color = trace::Color::for_stderr();
+    if (args.trace || args.request.is_some())
+        && args.output == OutputFormat::Yaml
+        && let Some(t) = doc.get("trace")
+    {
+        eprint!("{}", trace::render(&t.to_value(), color));
+    }
+    // A paused XR gets the notice below instead of the engine's result saying the same.
+    let results = doc.get("results").map_or(Value::Null, Json::to_value);
+    let fatal = report::report_results(
+        &results,
+        args.output == OutputFormat::Yaml && !gathered.paused,
+        color,
+    );
+
+    // A native reconcile that failed after the apply still shows what Crossplane applied.
+    let applied = fatal.is_some() && has_resources(doc);
+    let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout());
+    match args.output {
+        OutputFormat::Json => {
+            let printed = match (&args.request, &gathered.source) {
+                (None, Source::Documents { .. }) => report::without_inputs(response, doc),
+                _ => response.into(),
+            };
+            stdout.write_all(&printed)?;
+            stdout.write_all(b"\n")?;
+        }
+        OutputFormat::Yaml if (fatal.is_none() || applied) && !gathered.paused => {
+            if args.validate {
+                // The report checks the stream as written, so it is kept for the check.
+                let mut written = Vec::new();
+                write_stream(args, gathered, doc, order, &mut written)?;
+                stdout.write_all(&written)?;
+                stdout.flush()?;
+                let written = String::from_utf8_lossy(&written);
+                if crate::commands::validate::check_rendered(&written, &validation_schemas(args)?)?
+                {
+                    return Err(RenderFailed("the rendered resources are not valid".into()).into());
+                }
+            } else {
+                write_stream(args, gathered, doc, order, &mut stdout)?;
+            }
+        }
+        OutputFormat::Yaml => {}
+    }
+    stdout.flush()?;
+    if gathered.paused {
+        eprintln!(
+            "notice: the XR is paused (annotation crossplane.io/paused: \"true\"): Crossplane \
+             does not compose it, so nothing is rendered"
+        );
+    }
+    match fatal {
+        Some(msg) if applied => Err(RenderFailed(format!(
+            "{msg}\n  Crossplane fails this reconcile after applying the composed resources shown"
+        ))
+        .into()),
+        Some(msg) => Err(RenderFailed(msg).into()),
+        None => Ok(ExitCode::from(EXIT_OK)),
+    }
+}
+
+/// The YAML stream and the documents `crossplane render` appends.
+fn write_stream<W: std::io::Write + Send>(
+    args: &RenderArgs,
+    gathered: &Gathered,
+    doc: Json<'_>,
+    order: &[String],
+    out: &mut W,
+) -> std::io::Result<()> {
+    io::with_deep_stack(|| {
+        stream::yaml_stream(doc, &gathered.xr, order, args.include_full_xr, &mut *out)
+    })?;
+    stream::write_extra_documents(doc, args, out)
+}
+
+/// The engine's error document as an error of this command: for a documents request the host
+/// gathered, an invalid request is a problem with the files given (exit 2), each document
+/// named by the file it came from.
+fn engine_error(err: &Value, source: &Source) -> anyhow::Error {
+    let message = report::describe_error(err);
+    match source {
+        Source::Documents { origins, .. }
+            if err.get("kind").and_then(Value::as_str) == Some("InvalidRequest") =>
+        {
+            input_error!("{}", report::with_origins(&message, origins)).into()
+        }
+        _ => RenderFailed(message).into(),
+    }
+}
+
+/// The print order of the Composition (or revision) the engine chose, named in `inputs`; an
+/// engine that names none (an older or test build) is taken to have used the only one given.
+fn chosen_order(inputs: Option<Json<'_>>, compositions: &[Value]) -> Vec<String> {
+    let named = inputs
+        .and_then(|i| i.get("composition"))
+        .and_then(Json::as_str);
+    let chosen = match (named, compositions) {
+        (Some(name), _) => compositions
+            .iter()
+            .find(|c| c.pointer("/metadata/name").and_then(Value::as_str) == Some(&*name)),
+        (None, [only]) => Some(only),
+        (None, _) => None,
+    };
+    chosen.map(stream::output_order).unwrap_or_default()
+}
+
+/// Whether an Output has composed resources (a failed one has them only when they were applied).
+fn has_resources(doc: Json<'_>) -> bool {
+    doc.get("resources")
+        .is_some_and(|r| r.is_object() && !r.is_empty_container())
+}
+
+/// The documents whose CRDs and XRDs `--validate` uses.
+fn validation_schemas(args: &RenderArgs) -> anyhow::Result<Vec<Doc>> {
+    let mut docs = Vec::new();
+    for c in &args.crds {
+        if Path::new(c).exists() {
+            docs.extend(io::read_docs(Path::new(c))?);
+        } else {
+            docs.extend(args.source.package_docs(c)?);
+        }
+    }
+    for path in [&args.xrd, &args.composition].into_iter().flatten() {
+        docs.extend(io::read_docs(path)?);
+    }
+    if let Some(reference) = &args.source.package {
+        docs.extend(args.source.package_docs(reference)?);
+    }
+    Ok(docs)
+}

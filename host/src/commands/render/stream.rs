@@ -1,0 +1,204 @@
+//! The YAML stream `crossplane render` prints: the XR (partial unless --include-full-xr), each
+//! composed resource in Composition order with its composition-resource-name annotation, then
+//! the Result and Context documents.
+
+use serde_json::Value;
+
+use super::RenderArgs;
+use crate::commands::crossplane_render;
+use crate::io::{self, YamlNode};
+use crate::runtime::json::{Json, sorted_members};
+
+/// The annotation `crossplane render` adds to a composed resource that lacks it.
+const RESOURCE_NAME: &str = "crossplane.io/composition-resource-name";
+
+/// The order composed resources are printed in for `composition`: as it lists them, except for
+/// a Pipeline (by name, as `crossplane render` prints them).
+pub(crate) fn output_order(composition: &Value) -> Vec<String> {
+    let mut order = serde_json::to_vec(composition)
+        .ok()
+        .and_then(|c| Json::parse(&c).ok().map(resource_order))
+        .unwrap_or_default();
+    crossplane_render::pipeline_order(composition, &mut order);
+    order
+}
+
+/// Resource names in the order the Composition lists them (classic or P&T pipeline steps).
+pub(crate) fn resource_order(composition: Json<'_>) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut add = |resources: Option<Json<'_>>| {
+        for r in resources.into_iter().flat_map(Json::items) {
+            if let Some(n) = r.get("name").and_then(Json::as_str)
+                && seen.insert(n.to_string())
+            {
+                names.push(n.into_owned());
+            }
+        }
+    };
+    add(composition.lookup(&["spec", "resources"]));
+    for step in composition
+        .lookup(&["spec", "pipeline"])
+        .into_iter()
+        .flat_map(Json::items)
+    {
+        add(step.lookup(&["input", "resources"]));
+    }
+    names
+}
+
+/// The YAML stream: the XR, then each composed resource, every document after `---`.
+pub(crate) fn yaml_stream(
+    output: Json<'_>,
+    xr: &[u8],
+    order: &[String],
+    include_full_xr: bool,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    if let Some(desired) = output.get("composite") {
+        out.write_all(b"---\n")?;
+        let xr = if include_full_xr {
+            YamlNode::Json(desired)
+        } else {
+            partial_xr(desired, Json::parse(xr).ok())
+        };
+        io::write_yaml(out, xr)?;
+    }
+    let Some(resources) = output.get("resources").filter(|r| r.is_object()) else {
+        return Ok(());
+    };
+    let resources = sorted_members(resources);
+    let find = |name: &str| {
+        resources
+            .binary_search_by(|(k, _)| k.as_ref().cmp(name))
+            .ok()
+            .map(|i| resources[i].1)
+    };
+    let ordered: std::collections::HashSet<&str> = order.iter().map(String::as_str).collect();
+    let names = order
+        .iter()
+        .map(String::as_str)
+        .filter(|n| find(n).is_some())
+        .chain(
+            resources
+                .iter()
+                .map(|(k, _)| k.as_ref())
+                .filter(|k| !ordered.contains(k)),
+        );
+    for name in names {
+        let Some(resource) = find(name).and_then(|r| r.get("resource")) else {
+            continue;
+        };
+        out.write_all(b"---\n")?;
+        io::write_yaml(out, with_annotation(resource, name))?;
+    }
+    Ok(())
+}
+
+/// What `crossplane render` prints of the XR without --include-full-xr: its identity, its
+/// status, and the spec fields the render changed.
+fn partial_xr<'a>(desired: Json<'a>, input: Option<Json<'_>>) -> YamlNode<'a> {
+    let mut out = Vec::new();
+    for key in ["apiVersion", "kind"] {
+        if let Some(v) = desired.get(key) {
+            out.push((key.into(), YamlNode::Json(v)));
+        }
+    }
+    let mut meta = Vec::new();
+    for key in ["name", "namespace"] {
+        if let Some(v) = desired.lookup(&["metadata", key]) {
+            meta.push((key.into(), YamlNode::Json(v)));
+        }
+    }
+    out.push(("metadata".into(), YamlNode::Map(meta)));
+    if let Some(spec) = desired.get("spec").filter(|s| s.is_object()) {
+        let before = input
+            .and_then(|i| i.get("spec"))
+            .map(sorted_members)
+            .unwrap_or_default();
+        let changed: Vec<_> = sorted_members(spec)
+            .into_iter()
+            .filter(|(k, v)| {
+                before
+                    .binary_search_by(|(b, _)| b.cmp(k))
+                    .map_or(true, |i| !before[i].1.same(*v))
+            })
+            .map(|(k, v)| (k, YamlNode::Json(v)))
+            .collect();
+        if !changed.is_empty() {
+            out.push(("spec".into(), YamlNode::Map(changed)));
+        }
+    }
+    if let Some(status) = desired.get("status") {
+        out.push(("status".into(), YamlNode::Json(status)));
+    }
+    YamlNode::Map(out)
+}
+
+/// The resource with the composition-resource-name annotation `crossplane render` adds when
+/// it is missing.
+fn with_annotation<'a>(resource: Json<'a>, name: &str) -> YamlNode<'a> {
+    /// `members` with `key` set to what `f` makes of its current value (`None` leaves it).
+    fn edit<'a>(
+        mut members: Vec<(std::borrow::Cow<'a, str>, YamlNode<'a>)>,
+        key: &'a str,
+        f: impl FnOnce(Option<Json<'a>>) -> Option<YamlNode<'a>>,
+    ) -> YamlNode<'a> {
+        match members.binary_search_by(|(k, _)| k.as_ref().cmp(key)) {
+            Ok(i) => {
+                if let YamlNode::Json(current) = members[i].1
+                    && let Some(new) = f(Some(current))
+                {
+                    members[i].1 = new;
+                }
+            }
+            Err(i) => {
+                if let Some(new) = f(None) {
+                    members.insert(i, (key.into(), new));
+                }
+            }
+        }
+        YamlNode::Map(members)
+    }
+    if !resource.is_object() {
+        return YamlNode::Json(resource);
+    }
+    let annotate = |annotations: Option<Json<'a>>| match annotations {
+        None => Some(YamlNode::Map(vec![(
+            RESOURCE_NAME.into(),
+            YamlNode::Str(name.into()),
+        )])),
+        Some(a) if a.is_object() => Some(edit(YamlNode::members(a), RESOURCE_NAME, |v| {
+            v.is_none().then(|| YamlNode::Str(name.into()))
+        })),
+        Some(_) => None,
+    };
+    edit(YamlNode::members(resource), "metadata", |meta| match meta {
+        None => Some(YamlNode::Map(vec![("annotations".into(), annotate(None)?)])),
+        Some(m) if m.is_object() => Some(edit(YamlNode::members(m), "annotations", annotate)),
+        Some(_) => None,
+    })
+}
+
+/// `crossplane render`'s Result and Context documents (-r, -c), after the composed resources.
+pub(crate) fn write_extra_documents(
+    doc: Json<'_>,
+    args: &RenderArgs,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    if !args.crossplane.include_function_results && !args.crossplane.include_context {
+        return Ok(());
+    }
+    // Only the members these documents read are turned into values.
+    let mut members = serde_json::Map::new();
+    for key in ["results", "context"] {
+        if let Some(v) = doc.get(key) {
+            members.insert(key.to_owned(), v.to_value());
+        }
+    }
+    let output = Value::Object(members);
+    for d in crossplane_render::extra_documents(&output, &args.crossplane) {
+        out.write_all(format!("---\n{}", io::to_yaml(&d)).as_bytes())?;
+    }
+    Ok(())
+}

@@ -1,0 +1,27 @@
+//! Go's `strconv`: `FormatFloat`, `Quote`/`QuoteRune`, `IsPrint` and the
+//! 64-bit `ParseInt`, `ParseBool` and `ParseFloat`, with Go's error texts.
+
+pub(crate) mod float;
+mod parse;
+pub(crate) mod printable;
+pub(crate) mod quote;
+
+pub(crate) use parse::{parse_bool, parse_float, parse_int};
+
+/// Go's `strconv.Quote`, as `%q` prints strings.
+pub(crate) fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    quote::append_quote(&mut out, s, false);
+    out
+}
+
+/// Appends Go's `strconv.FormatFloat(f, fmt, prec, 64)` (`prec < 0`: shortest digits
+/// that round-trip, ties to even) for `fmt` in `e E f g G b x X`.
+pub(crate) fn append_float(out: &mut String, f: f64, fmt: u8, prec: i64) {
+    float::append_float(out, f, fmt, prec, &mut float::Scratch::default());
+}
+
+/// Go's `strconv.IsPrint`.
+pub(crate) fn is_print(c: char) -> bool {
+    printable::is_print(u32::from(c))
+}
