@@ -37,5 +37,31 @@ fn render(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, render);
+/// The resource series (`scripts/gen-bench-workloads.py --series`): N resources with one
+/// patch each, all observed. Time per resource should stay flat as N grows. Megabytes each, so
+/// read at run time rather than compiled in.
+#[allow(clippy::disallowed_methods)] // benches are host-side: reading workloads is their job
+fn series(c: &mut Criterion) {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/workloads");
+    let mut group = c.benchmark_group("series");
+    group.sample_size(10);
+    for n in [2_500, 5_000, 10_000, 20_000] {
+        let path = format!("{dir}/series-{n}.json");
+        let request = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{path}: {e}; run scripts/gen-bench-workloads.py --series"));
+        let response = xprender::render_json(&request);
+        assert!(
+            !response.starts_with("{\"error\""),
+            "series-{n} does not render: {}",
+            &response[..response.len().min(300)]
+        );
+        group.throughput(Throughput::Elements(n));
+        group.bench_function(format!("render_json/{n}"), |b| {
+            b.iter(|| xprender::render_json(black_box(&request)));
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, render, series);
 criterion_main!(benches);

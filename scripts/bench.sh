@@ -7,15 +7,19 @@ cd "$ROOT"
 need_wasm_target
 need_node_modules
 
+step "resource series workloads (not committed: megabytes each)"
+python3 scripts/gen-bench-workloads.py --series
+
 step "native (cargo bench --bench render)"
 cargo bench --locked --bench render -- --warm-up-time 2 --measurement-time 5 2>&1 \
   | grep -E '^[a-z]+/|time:'
 
 step "core module (profile wasm, wasm-opt -Oz)"
 cargo build --locked --profile wasm --target wasm32-unknown-unknown -p xprender
-core="$ROOT/target/bench-core.wasm"
+tgt="${CARGO_TARGET_DIR:-$ROOT/target}"
+core="$tgt/bench-core.wasm"
 node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers \
-  target/wasm32-unknown-unknown/wasm/xprender.wasm -o "$core"
+  "$tgt/wasm32-unknown-unknown/wasm/xprender.wasm" -o "$core"
 
 step "wasmtime (cargo bench -p xprender-host --bench wasm)"
 XPRENDER_WASM="$core" cargo bench --locked -p xprender-host --bench wasm -- \

@@ -6,9 +6,13 @@ medium: 20 resources x 8 patches mixing PatchSet, map, math, string Format/Conve
         quantity convert, regexp match and ToCompositeFieldPath; MatchCondition readiness;
         FromFieldPath connection details; 10 observed resources.
 large:  200 resources x 10 patches, 100 observed.
+series-N (N = 2,500, 5,000, 10,000, 20,000): N resources x 1 patch, N observed, to show how
+        the render scales; megabytes each, so written only with --series (scripts/bench.sh does)
+        and not committed.
 """
 import json
 import pathlib
+import sys
 
 OUT = pathlib.Path(__file__).resolve().parent.parent / "benches" / "workloads"
 
@@ -86,6 +90,19 @@ def observed(i):
         "connectionDetails": {"password": "c2VjcmV0"}}
 
 
+SERIES = (2500, 5000, 10000, 20000)
+
+
+def series(n):
+    """n resources, one patch each, all observed."""
+    req = request(n, 1, n)
+    del req["composition"]["spec"]["patchSets"]
+    for i, r in enumerate(req["composition"]["spec"]["resources"]):
+        r["patches"] = [{"fromFieldPath": "spec.parameters.region",
+                         "toFieldPath": "spec.forProvider.region"}]
+    return req
+
+
 def request(resources, patch_count, observed_count, small=False):
     comp = {
         "apiVersion": "apiextensions.crossplane.io/v1", "kind": "Composition",
@@ -112,6 +129,9 @@ def main():
                       ("medium", request(20, 8, 10)),
                       ("large", request(200, 10, 100))]:
         (OUT / f"{name}.json").write_text(json.dumps(req, separators=(",", ":")) + "\n")
+    if "--series" in sys.argv[1:]:
+        for n in SERIES:
+            (OUT / f"series-{n}.json").write_text(json.dumps(series(n), separators=(",", ":")) + "\n")
 
 
 if __name__ == "__main__":

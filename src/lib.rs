@@ -17,6 +17,7 @@ mod fieldpath;
 mod fmt;
 mod go;
 mod patch;
+mod plan;
 mod readiness;
 mod semantics;
 #[cfg(feature = "serde")]
@@ -53,9 +54,18 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// document, or an error document `{"error": {"kind", "message", "context"}}`.
 ///
 /// Never panics on any input: every failure is an error document.
+///
+/// The instance keeps the Compositions it has read (a bounded few, least
+/// recently used forgotten first), so rendering the same Composition again
+/// reads only the rest of the request; the Output is the same either way.
 #[must_use]
 pub fn render_json(request: &str) -> String {
-    match Request::from_json(request).and_then(|r| render(&r)) {
+    respond(plan::read_request(request))
+}
+
+/// The response to a request as read: its Output or its error document.
+pub(crate) fn respond(request: Result<Request>) -> String {
+    match request.and_then(|r| render(&r)) {
         Ok(output) => output.to_json(),
         Err(e) => error_document(&e),
     }

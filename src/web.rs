@@ -11,7 +11,7 @@
 use js_sys::{JSON, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
-use crate::{Error, ErrorKind, Request};
+use crate::{Error, ErrorKind};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
@@ -253,8 +253,10 @@ fn message(e: &JsValue) -> String {
         .map_or_else(|| String::from("not JSON"), |e| String::from(e.message()))
 }
 
+/// Through the instance's kept Compositions (`crate::plan`): a worker that renders
+/// the same Composition on every keystroke reads it once.
 fn render_text(text: &str) -> Result<JsValue, JsValue> {
-    match Request::from_json(text).and_then(|r| crate::render(&r)) {
+    match crate::plan::read_request(text).and_then(|r| crate::render(&r)) {
         Ok(output) => JSON::parse(&output.to_json()),
         Err(e) => Err(js_error(&e)),
     }

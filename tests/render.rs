@@ -184,6 +184,28 @@ fn golden_fixtures() {
     );
 }
 
+/// A live instance keeps the Compositions it has read: every fixture renders to the same bytes,
+/// errors included, read as a whole, on first sight of its Composition and on reuse.
+#[test]
+fn golden_fixtures_with_kept_compositions() {
+    let all = cases();
+    assert!(!all.is_empty(), "no fixtures found under tests/fixtures");
+    xprender::testing::forget_compositions();
+    for (area, case, dir) in &all {
+        let request = fs::read_to_string(dir.join("request.json")).expect("readable request.json");
+        let whole = xprender::testing::render_json_unkept(&request);
+        let first = xprender::render_json(&request);
+        let again = xprender::render_json(&request);
+        assert_eq!(whole, first, "{area}/{case}: first render differs");
+        assert_eq!(
+            whole, again,
+            "{area}/{case}: render with the kept Composition differs"
+        );
+    }
+    let (kept, _) = xprender::testing::kept_compositions();
+    assert!(kept > 0, "no Composition was kept");
+}
+
 /// The engine must answer every request with a document, never panic.
 #[test]
 fn hostile_shapes_give_error_documents() {

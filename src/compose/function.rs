@@ -299,7 +299,7 @@ fn base(st: &State<'_>, t: &Template<'_>) -> Result<Value> {
             })?;
             Ok(d)
         }
-        None => match st.resources.iter().find(|r| r.name == name) {
+        None => match st.resource(name) {
             Some(r) => Ok(wire::structured(&r.resource)),
             None => Err(Error::new(
                 ErrorKind::Render,

@@ -5,6 +5,7 @@
 //! server would have applied; function decoding keeps the input exactly as written.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use std::borrow::Cow;
 
@@ -29,7 +30,8 @@ const MAX_ITEMS: usize = 100_000;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Request {
     pub(crate) xr: Value,
-    pub(crate) composition: Value,
+    /// Shared with the instance's kept Compositions (`crate::plan`).
+    pub(crate) composition: Arc<Value>,
     pub(crate) observed: Observed,
     /// What earlier steps of a function pipeline desired (`desired`).
     pub(crate) desired: Desired,
@@ -120,7 +122,7 @@ impl Request {
             .collect();
         Ok(Request {
             xr: r.xr,
-            composition: r.composition,
+            composition: Arc::new(r.composition),
             observed: Observed {
                 resources,
                 environment: r.environment,
@@ -135,6 +137,12 @@ impl Request {
     }
 
     pub(crate) fn from_value(doc: Value) -> Result<Request> {
+        Self::from_value_with(doc, None)
+    }
+
+    /// A request document whose `composition` was read already (`kept`; the
+    /// document's own member is then ignored).
+    pub(crate) fn from_value_with(doc: Value, kept: Option<Arc<Value>>) -> Result<Request> {
         let d = Dec(ErrorKind::InvalidRequest);
         let Value::Object(mut root) = doc else {
             return Err(Error::new(
@@ -177,14 +185,20 @@ impl Request {
             })?,
         };
         d.object(&xr, &"xr")?;
-        let composition = root
-            .remove("composition")
-            .filter(|v| !v.is_null())
-            .ok_or_else(|| {
-                Error::new(ErrorKind::InvalidRequest, "composition: required value")
-                    .with_field_path("composition")
-            })?;
-        d.object(&composition, &"composition")?;
+        let composition = match kept {
+            Some(c) => c,
+            None => {
+                let c = root
+                    .remove("composition")
+                    .filter(|v| !v.is_null())
+                    .ok_or_else(|| {
+                        Error::new(ErrorKind::InvalidRequest, "composition: required value")
+                            .with_field_path("composition")
+                    })?;
+                d.object(&c, &"composition")?;
+                Arc::new(c)
+            }
+        };
         Ok(Request {
             xr,
             composition,
@@ -237,7 +251,7 @@ impl Request {
         }
         let mut out = Map::new();
         out.insert("xr".into(), self.xr.clone());
-        out.insert("composition".into(), self.composition.clone());
+        out.insert("composition".into(), (*self.composition).clone());
         out.insert("observed".into(), Value::Object(observed));
         out.insert("options".into(), Value::Object(options));
         Value::Object(out)

@@ -36,7 +36,7 @@ pub use output::Output;
 
 use input::{Plan, PtInput};
 use output::{Message, Severity};
-pub(crate) use state::{FunctionState, NativeState, PipelineState, State};
+pub(crate) use state::{FunctionState, NativeState, PipelineState, Positions, State};
 
 /// Renders a request.
 ///
@@ -55,7 +55,6 @@ pub fn render(request: &Request) -> Result<Output> {
 }
 
 fn compose(request: &Request) -> Result<Output> {
-    crate::transform::regex::reset_cache();
     let sem = semantics_of(request);
     // A paused XR is left exactly as it is: the reconciler stops before configuring it.
     if metadata::meta_entry(&request.xr, "annotations", metadata::ANNOTATION_PAUSED) == "true" {
@@ -154,7 +153,9 @@ fn initial_state<'r>(
         xr,
         env,
         resources: request.desired.resources.clone(),
+        resource_at: Positions::of(request.desired.resources.iter().map(|r| &r.name)),
         details: request.desired.connection_details.clone(),
+        detail_at: Positions::of(request.desired.connection_details.iter().map(|(k, _)| k)),
         results: Vec::new(),
         trace: request.options.trace.then(Vec::new),
         native: NativeState::default(),

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use super::context::FnContext;
 use super::input::Request;
 use super::output::{Message, Rendered, Severity};
-use crate::connection::{self, Details};
+use crate::connection::Details;
 use crate::error::Error;
 use crate::patch::Patch;
 use crate::semantics::Semantics;
@@ -23,7 +23,11 @@ pub(crate) struct State<'r> {
     pub(crate) xr: Value,
     pub(crate) env: Value,
     pub(crate) resources: Vec<Rendered>,
+    /// Where each of `resources` is, by name, so that setting one stays O(log n).
+    pub(crate) resource_at: Positions,
     pub(crate) details: Details,
+    /// Where each of `details` is, by key.
+    pub(crate) detail_at: Positions,
     pub(crate) results: Vec<Message>,
     pub(crate) trace: Option<Vec<PatchTrace>>,
     /// What only native renders track.
@@ -148,16 +152,63 @@ impl State<'_> {
     /// Sets or replaces a desired composed resource, keeping its first position.
     pub(crate) fn put_resource(&mut self, r: Rendered) {
         // A later pipeline step may render what an earlier one could not.
-        self.native.unrendered.retain(|n| *n != r.name);
-        match self.resources.iter_mut().find(|x| x.name == r.name) {
-            Some(existing) => *existing = r,
-            None => self.resources.push(r),
+        if !self.native.unrendered.is_empty() {
+            self.native.unrendered.retain(|n| *n != r.name);
         }
+        match self.resource_at.get(&r.name) {
+            Some(i) => self.resources[i] = r,
+            None => {
+                self.resource_at.insert(&r.name, self.resources.len());
+                self.resources.push(r);
+            }
+        }
+    }
+
+    /// The desired composed resource named `name`.
+    pub(crate) fn resource(&self, name: &str) -> Option<&Rendered> {
+        self.resource_at.get(name).map(|i| &self.resources[i])
     }
 
     pub(crate) fn add_details(&mut self, d: Details) {
         for (k, v) in d {
-            connection::put(&mut self.details, &k, v);
+            match self.detail_at.get(&k) {
+                Some(i) => self.details[i].1 = v,
+                None => {
+                    self.detail_at.insert(&k, self.details.len());
+                    self.details.push((k, v));
+                }
+            }
         }
+    }
+}
+
+/// Each name's position in a list of unique names.
+///
+/// Kept as integers in the B-tree of values the render state already holds
+/// (`function.observed`): a B-tree of another value type would bring its own copy of the
+/// B-tree code into the core module (about 8 KB).
+#[derive(Default)]
+pub(crate) struct Positions(BTreeMap<String, Value>);
+
+impl Positions {
+    pub(crate) fn of<'a>(names: impl Iterator<Item = &'a String>) -> Positions {
+        // Inserted one by one: collecting would sort, and bring a sort into the module.
+        let mut at = Positions::default();
+        for (i, n) in names.enumerate() {
+            at.insert(n, i);
+        }
+        at
+    }
+
+    fn get(&self, name: &str) -> Option<usize> {
+        match self.0.get(name) {
+            Some(Value::Int(i)) => usize::try_from(*i).ok(),
+            _ => None,
+        }
+    }
+
+    fn insert(&mut self, name: &str, i: usize) {
+        let i = i64::try_from(i).unwrap_or(i64::MAX);
+        self.0.insert(name.to_owned(), Value::Int(i));
     }
 }

@@ -6,7 +6,7 @@
 //! desired XR's status, the Ready condition and composed-resource metadata.
 //! This is what `xprender function serve` answers over gRPC.
 
-use crate::connection::{self, Details};
+use crate::connection::Details;
 use crate::error::Result;
 use crate::value::{Map, Value};
 
@@ -56,10 +56,8 @@ pub(crate) fn decode(d: Dec, v: Value) -> Result<Desired> {
         }
         None => None,
     };
-    let mut connection_details = Details::new();
-    for (k, bytes) in d.opt_details(&m, &at)? {
-        connection::put(&mut connection_details, &k, bytes);
-    }
+    // The keys of one object: unique already.
+    let connection_details: Details = d.opt_details(&m, &at)?;
     let mut resources = Vec::new();
     d.opt_obj(&m, "resources", &at)?;
     if let Some(Value::Object(rs)) = m.remove("resources") {

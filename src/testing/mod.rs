@@ -5,3 +5,20 @@
 pub mod fieldpath;
 pub mod fmt;
 pub mod transform;
+
+/// The render of `request` read as a whole, never through the instance's kept Compositions.
+#[must_use]
+pub fn render_json_unkept(request: &str) -> String {
+    crate::respond(crate::Request::from_json(request))
+}
+
+/// How many Compositions this instance keeps, and their bytes of text.
+#[must_use]
+pub fn kept_compositions() -> (usize, usize) {
+    crate::plan::footprint()
+}
+
+/// Forgets the Compositions this instance keeps.
+pub fn forget_compositions() {
+    crate::plan::clear();
+}

@@ -25,24 +25,21 @@ const MAX_REPEAT: u64 = 1000;
 /// engine stops earlier, with Go's message for too deep a nesting.
 const MAX_DEPTH: usize = 200;
 
-/// Compiled patterns of the render in progress. Compositions repeat the same
-/// few patterns across resources; compiling each once per render keeps the
-/// cost of a match transform near that of the match itself. The memo is
-/// invisible in the output: `compose::render` clears it on entry, so every
-/// render starts from nothing, and its size is bounded.
+/// Compiled patterns, kept by the instance across renders. Compositions repeat
+/// the same few patterns across resources, and a live instance renders the same
+/// Compositions again and again; compiling each pattern once keeps the cost of a
+/// match transform near that of the match itself. The memo is invisible in the
+/// output (compiling is a pure function of the pattern) and its size is bounded.
 type Compiled = Result<Rc<regex_lite::Regex>, SyntaxError>;
 
 thread_local! {
     static CACHE: RefCell<BTreeMap<(String, bool), Compiled>> = const { RefCell::new(BTreeMap::new()) };
 }
 
-/// Patterns memoised per render before the memo starts over.
+/// Patterns memoised before the memo starts over.
 const CACHE_LIMIT: usize = 256;
-
-/// Forgets every compiled pattern (called at the start of each render).
-pub(crate) fn reset_cache() {
-    CACHE.with(|c| c.borrow_mut().clear());
-}
+/// Longer patterns are compiled for each use rather than kept.
+const MAX_KEPT_PATTERN: usize = 4096;
 
 /// Compiles `pattern` as Go's `regexp.Compile` would accept it.
 ///
@@ -54,6 +51,9 @@ pub(crate) fn compile(pattern: &str, sem: Semantics) -> Compiled {
         return hit;
     }
     let compiled = compile_uncached(pattern, sem).map(Rc::new);
+    if pattern.len() > MAX_KEPT_PATTERN {
+        return compiled;
+    }
     CACHE.with(|c| {
         let mut c = c.borrow_mut();
         if c.len() >= CACHE_LIMIT {

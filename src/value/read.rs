@@ -50,6 +50,9 @@ impl Fault {
 }
 
 /// Reads one JSON document (surrounding whitespace allowed).
+///
+/// Never inlined: it is large, and the module should hold one copy of it.
+#[inline(never)]
 pub(crate) fn read(text: &str, numbers: Numbers, max_depth: usize) -> Result<Value, Fault> {
     let mut r = Reader {
         b: text.as_bytes(),
