@@ -17,7 +17,6 @@ mod function;
 mod io;
 mod positions;
 mod runtime;
-mod select;
 mod trace;
 mod xpkg;
 

@@ -15,7 +15,9 @@ use crate::connection::Details;
 use crate::error::Result;
 use crate::value::{Map, Value};
 
-use super::classify::{Catalog, Role, annotation, at, display, group, kind, name_of, str_at};
+use super::classify::{
+    Catalog, Role, annotation, at, display, is_crossplane_api, kind, name_of, str_at,
+};
 use super::invalid;
 
 /// Observed resources by template name, and what was paired with what.
@@ -35,8 +37,7 @@ pub(crate) fn pair(cat: &mut Catalog, xr: &Value, composition: &Value) -> Result
         secrets: Map::new(),
     };
     let free = |cat: &Catalog, i: usize| {
-        matches!(cat.roles[i], Role::Unused(None))
-            && !group(&cat.docs[i]).ends_with("crossplane.io")
+        matches!(cat.roles[i], Role::Unused(None)) && !is_crossplane_api(&cat.docs[i])
     };
     let named: Vec<(usize, String)> = (0..cat.docs.len())
         .filter(|&i| free(cat, i))

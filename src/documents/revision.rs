@@ -141,10 +141,12 @@ fn selected(
     if given && labels.is_none() {
         return Ok(None);
     }
+    let uid = str_at(&cat.docs[index], &["metadata", "uid"]).filter(|_| given);
     let own = revisions
         .iter()
         .copied()
-        .filter(|&i| owner_name(&cat.docs[i]) == comp_name);
+        .filter(|&i| owner_name(&cat.docs[i]) == comp_name)
+        .filter(|&i| controlled_by(&cat.docs[i], uid));
     let matching = own.filter(|&i| labels.is_none_or(|l| matches(&cat.docs[i], l)));
     let latest = matching.max_by_key(|&i| number(&cat.docs[i]));
     match (latest, labels) {
@@ -180,16 +182,33 @@ fn number(rev: &Value) -> i64 {
     }
 }
 
+/// Whether a revision is controlled by the Composition of `uid`: a revision another
+/// Composition of the same name controls (an earlier one, deleted and created again) is not its.
+/// Without uids on both sides, the name decides.
+fn controlled_by(rev: &Value, uid: Option<&str>) -> bool {
+    let controller = controller(rev)
+        .and_then(|o| o.get("uid"))
+        .and_then(Value::as_str);
+    match (uid, controller) {
+        (Some(u), Some(c)) => u == c,
+        _ => true,
+    }
+}
+
+/// The revision's controller reference.
+fn controller(rev: &Value) -> Option<&Value> {
+    at(rev, &["metadata", "ownerReferences"])?
+        .as_array()?
+        .iter()
+        .find(|o| o.get("controller") == Some(&Value::Bool(true)))
+}
+
 /// The Composition a revision belongs to: its label, else its controller's name.
 fn owner_name(rev: &Value) -> &str {
     if let Some(l) = str_at(rev, &["metadata", "labels", COMPOSITION_NAME_LABEL]) {
         return l;
     }
-    at(rev, &["metadata", "ownerReferences"])
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .find(|o| o.get("controller") == Some(&Value::Bool(true)))
+    controller(rev)
         .and_then(|o| o.get("name"))
         .and_then(Value::as_str)
         .unwrap_or("")

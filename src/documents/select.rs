@@ -64,6 +64,7 @@ pub(crate) fn choose(
         match for_type.as_slice() {
             // Local candidates for a live XR: the references name the cluster's Compositions.
             [one] if choices.local_compositions => (*one, only_one(xr_type)),
+            [] if choices.local_compositions => return Err(none_for_type(&all, xr_type)),
             _ => pick(cat, &all, xr, enforced, default_ref)?,
         }
     };
@@ -185,18 +186,7 @@ fn pick(
         .collect();
     match matching.as_slice() {
         [one] => Ok((*one, only_one(xr_type))),
-        [] => Err(invalid(format!(
-            "no Composition has compositeTypeRef {} (found: {})",
-            type_name(xr_type),
-            all.iter()
-                .map(|c| format!(
-                    "{} for {}",
-                    name_of(&c.value),
-                    type_name(composite_type(&c.value))
-                ))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))),
+        [] => Err(none_for_type(all, xr_type)),
         many => Err(invalid(format!(
             "{} Compositions are for {}: {}; choose one with the XR's spec.compositionRef.name \
              or spec.compositionSelector, or pass only one",
@@ -205,6 +195,21 @@ fn pick(
             names(cat, all, many)
         ))),
     }
+}
+
+fn none_for_type(all: &[Candidate], xr_type: (&str, &str)) -> crate::error::Error {
+    invalid(format!(
+        "no Composition has compositeTypeRef {} (found: {})",
+        type_name(xr_type),
+        all.iter()
+            .map(|c| format!(
+                "{} for {}",
+                name_of(&c.value),
+                type_name(composite_type(&c.value))
+            ))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
 }
 
 fn by_name(
