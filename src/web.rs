@@ -146,8 +146,16 @@ export interface RenderInputs {
 export interface DocumentsOptions extends RenderOptions {
   /** The XR among several candidates: KIND/NAME. */
   xr?: string;
-  /** The Composition to use (as `xprender render --composition-name`). */
+  /** The Composition to use (as `xprender render --composition-name`); wins over every
+   * selection rule and is rendered as given (no revision is applied). */
   compositionName?: string;
+  /** "all" (default): when the Composition selects no EnvironmentConfig, every one given is
+   * merged in document order (as `--environment`). "selected": the ones given are a pool the
+   * Composition selects from; selecting none merges none (as Crossplane on a cluster). */
+  environmentConfigs?: "all" | "selected";
+  /** The Compositions given are local candidates for a live XR: when only one suits the XR's
+   * type it is used whatever the XR's or the XRD's references name; no revision is applied. */
+  localCompositions?: boolean;
 }
 
 /** Where a render error happened. */

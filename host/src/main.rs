@@ -18,7 +18,6 @@ mod go_duration;
 mod io;
 mod positions;
 mod runtime;
-mod select;
 mod trace;
 mod xpkg;
 

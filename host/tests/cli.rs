@@ -554,7 +554,8 @@ fn observed_resources_errors_and_secrets() {
     };
     let (code, _, err) = render(&format!("{}---\n{}", annotated("one"), annotated("two")));
     assert_eq!(code, 2);
-    assert!(err.contains("observed.yaml (document 2) (ConfigMap/two): two observed resources are annotated crossplane.io/composition-resource-name: a"), "{err}");
+    // The engine pairs the first; an observed resource given and not used is an error here.
+    assert!(err.contains("observed.yaml (document 2): observed resource ConfigMap/two is not used: ConfigMap/one is annotated crossplane.io/composition-resource-name: a before it; Crossplane associates the first and deletes this one"), "{err}");
 
     // stringData is encoded; a Secret nobody references is ignored with a warning.
     let secret = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: conn\n  namespace: ns\ndata:\n  a: YQ==\nstringData:\n  b: bee\n";

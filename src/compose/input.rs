@@ -291,13 +291,30 @@ impl Request {
     }
 }
 
-/// The options only a documents request has: `xr` and `compositionName`.
+/// The options only a documents request has: `xr`, `compositionName`, `environmentConfigs`
+/// and `localCompositions`.
 fn decode_choices(d: Dec, v: &Value) -> Result<Choices> {
     let at = At::Root("options");
     let m = d.object(v, &at)?;
+    let environment_pool = match d.opt_str(m, "environmentConfigs", &at)? {
+        None | Some("all") => false,
+        Some("selected") => true,
+        Some(other) => {
+            return Err(Error::new(
+                ErrorKind::InvalidRequest,
+                format!(
+                    "options.environmentConfigs: unsupported value {} (want \"all\" or \"selected\")",
+                    crate::go::quote(other)
+                ),
+            )
+            .with_field_path("options.environmentConfigs"));
+        }
+    };
     Ok(Choices {
         xr: d.opt_str(m, "xr", &at)?.map(str::to_owned),
         composition_name: d.opt_str(m, "compositionName", &at)?.map(str::to_owned),
+        environment_pool,
+        local_compositions: d.opt_bool(m, "localCompositions", &at)?.unwrap_or(false),
     })
 }
 

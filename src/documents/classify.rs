@@ -71,7 +71,7 @@ impl Catalog {
     fn plain(&self) -> impl Iterator<Item = usize> + '_ {
         (0..self.docs.len()).filter(|&i| {
             let d = &self.docs[i];
-            !is_secret(d) && !group(d).ends_with("crossplane.io")
+            !is_secret(d) && !is_crossplane_api(d)
         })
     }
 
@@ -257,7 +257,7 @@ fn default_reason(d: &Value) -> String {
         return "a package object: its Functions are not run, patch and transform is built in"
             .into();
     }
-    if group(d).ends_with("crossplane.io") {
+    if is_crossplane_api(d) {
         return format!("a {} is not read by a render", kind(d));
     }
     format!("no {ANNOTATION_RESOURCE_NAME} annotation, so it is no observed composed resource")
@@ -278,6 +278,15 @@ fn defined(xrd: &Value) -> String {
 
 pub(crate) fn is_crossplane(d: &Value, kind_name: &str) -> bool {
     group(d) == CROSSPLANE_GROUP && kind(d) == kind_name
+}
+
+/// An object of Crossplane's own APIs (not a provider's, which may be `*.crossplane.io` too,
+/// as provider-kubernetes' `kubernetes.crossplane.io` Objects are).
+pub(crate) fn is_crossplane_api(d: &Value) -> bool {
+    matches!(
+        group(d),
+        CROSSPLANE_GROUP | "pkg.crossplane.io" | "internal.crossplane.io"
+    )
 }
 
 fn is_secret(d: &Value) -> bool {

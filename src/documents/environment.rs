@@ -2,7 +2,9 @@
 //!
 //! A classic Composition selects them with `spec.environment.environmentConfigs` (by reference,
 //! or by labels read from the XR). When it selects none, every EnvironmentConfig given is merged
-//! in document order, as a render from files does. A Pipeline that runs
+//! in document order, as a render from files does; unless the request says the configs are a
+//! pool to select from (`options.environmentConfigs: "selected"`), as on a cluster, where
+//! Crossplane then merges none. A Pipeline that runs
 //! function-environment-configs gets them all as extra resources instead, for its step to select.
 
 use crate::error::Result;
@@ -25,6 +27,7 @@ pub(crate) fn select(
     cat: &mut Catalog,
     composition: &Value,
     xr: &Value,
+    pool: bool,
 ) -> Result<Option<Environment>> {
     let configs = cat.crossplane(KIND);
     let sources = at(composition, &["spec", "environment", "environmentConfigs"])
@@ -42,6 +45,7 @@ pub(crate) fn select(
             }
             chosen
         }
+        None if pool => Vec::new(),
         None => configs.clone(),
     };
     for &i in &configs {

@@ -29,7 +29,18 @@ pub(crate) struct Choices {
     /// `options.xr`: `KIND/NAME` of the XR among several candidates.
     pub(crate) xr: Option<String>,
     /// `options.compositionName`: the Composition to use, as the CLI's `--composition-name`.
+    /// It wins over every selection rule and is rendered as given (no revision is applied).
     pub(crate) composition_name: Option<String>,
+    /// `options.environmentConfigs: "selected"`: the EnvironmentConfigs given are a pool the
+    /// Composition selects from, so a Composition that selects none gets no environment (as
+    /// Crossplane on a cluster). The default, `"all"`, merges every one given then (as the CLI's
+    /// `--environment`).
+    pub(crate) environment_pool: bool,
+    /// `options.localCompositions`: the Compositions given are local candidates for a live XR
+    /// (the CLI's `--composition`/`--package` with `--cluster`). The XR's and the XRD's
+    /// references name the cluster's Compositions and revisions, so when only one Composition
+    /// given suits the XR's type it is used whatever they name, and no revision is applied.
+    pub(crate) local_compositions: bool,
 }
 
 /// What the documents resolved to: the classic request's parts and the `inputs` report.
@@ -68,19 +79,14 @@ pub(crate) fn resolve(
         defaults::apply(&mut xr, &cat.docs[i]);
         cat.roles[i] = Role::Xrd;
     }
-    let chosen = select::choose(
-        &mut cat,
-        &xr,
-        xrd_index,
-        choices.composition_name.as_deref(),
-    )?;
+    let chosen = select::choose(&mut cat, &xr, xrd_index, choices)?;
     let composition = chosen.composition;
     let to_pipeline = selects_environment(&composition);
     let (environment, extra_resources) = if to_pipeline {
         (None, environment::for_pipeline(&mut cat))
     } else {
         (
-            environment::select(&mut cat, &composition, &xr)?,
+            environment::select(&mut cat, &composition, &xr, choices.environment_pool)?,
             Vec::new(),
         )
     };

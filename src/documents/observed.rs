@@ -4,6 +4,9 @@
 //! An observed resource belongs to the template its `crossplane.io/composition-resource-name`
 //! annotation names (an anonymous template: by its position in the XR's `spec.resourceRefs`).
 //! Its connection details are the data of the Secret its `spec.writeConnectionSecretToRef` names.
+//! When two resources name the same template, the first in document order is paired (a host
+//! gives them in the XR's `spec.resourceRefs` order, as Crossplane associates them) and the
+//! other is reported unused.
 
 use base64::Engine as _;
 
@@ -12,7 +15,9 @@ use crate::connection::Details;
 use crate::error::Result;
 use crate::value::{Map, Value};
 
-use super::classify::{Catalog, Role, annotation, at, display, group, kind, name_of, str_at};
+use super::classify::{
+    Catalog, Role, annotation, at, display, is_crossplane_api, kind, name_of, str_at,
+};
 use super::invalid;
 
 /// Observed resources by template name, and what was paired with what.
@@ -32,8 +37,7 @@ pub(crate) fn pair(cat: &mut Catalog, xr: &Value, composition: &Value) -> Result
         secrets: Map::new(),
     };
     let free = |cat: &Catalog, i: usize| {
-        matches!(cat.roles[i], Role::Unused(None))
-            && !group(&cat.docs[i]).ends_with("crossplane.io")
+        matches!(cat.roles[i], Role::Unused(None)) && !is_crossplane_api(&cat.docs[i])
     };
     let named: Vec<(usize, String)> = (0..cat.docs.len())
         .filter(|&i| free(cat, i))
@@ -52,11 +56,15 @@ pub(crate) fn pair(cat: &mut Catalog, xr: &Value, composition: &Value) -> Result
         if connection.contains(&i) {
             continue;
         }
-        if out.report.contains_key(&name) {
-            return Err(invalid(format!(
-                "documents[{i}] ({}): two observed resources are annotated {ANNOTATION_RESOURCE_NAME}: {name}",
-                display(&cat.docs[i])
-            )));
+        if let Some(first) = out.report.get(&name).and_then(Value::as_str) {
+            // Crossplane associates the first resource naming a template and garbage-collects
+            // any later one, so the later one is no input to the render.
+            let why = format!(
+                "{first} is annotated {ANNOTATION_RESOURCE_NAME}: {name} before it; \
+                 Crossplane associates the first and deletes this one"
+            );
+            cat.skip(i, why);
+            continue;
         }
         let mut details = Details::new();
         if let Some(r) = secret_ref(&cat.docs[i])

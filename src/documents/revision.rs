@@ -44,17 +44,20 @@ pub(crate) fn orphans(cat: &Catalog) -> Vec<(usize, Value)> {
 }
 
 /// The Composition to render with: a revision turned back into a Composition, or `composition`.
-/// Returns it with its (or the revision's) name and the rule that chose it.
+/// Returns it with its (or the revision's) name and the rule that chose it. Without `follow`
+/// the XR's revision references are not followed: a Composition given is used as it is.
 pub(crate) fn resolve(
     cat: &mut Catalog,
     xr: &Value,
     composition: Value,
     index: usize,
     reason: String,
+    follow: bool,
 ) -> Result<(Value, String, String)> {
     let revisions = cat.crossplane(KIND);
     let comp_name = name_of(&composition).to_owned();
-    let chosen = if let Some(pinned) = pinned(xr).filter(|_| !revisions.is_empty()) {
+    let pinned = pinned(xr).filter(|_| follow && !revisions.is_empty());
+    let chosen = if let Some(pinned) = pinned {
         let Some(i) = revisions
             .iter()
             .copied()
@@ -74,7 +77,7 @@ pub(crate) fn resolve(
             ),
         ))
     } else {
-        selected(cat, xr, &revisions, &comp_name, index)?.map(|i| {
+        selected(cat, xr, &revisions, &comp_name, index, follow)?.map(|i| {
             (
                 i,
                 format!(
@@ -86,7 +89,14 @@ pub(crate) fn resolve(
     };
     for &i in &revisions {
         if chosen.as_ref().is_none_or(|(c, _)| *c != i) {
-            cat.skip(i, "not the revision the XR renders with");
+            cat.skip(
+                i,
+                if follow {
+                    "not the revision the XR renders with"
+                } else {
+                    "the chosen Composition is rendered as given"
+                },
+            );
         }
     }
     match chosen {
@@ -120,20 +130,23 @@ fn selected(
     revisions: &[usize],
     comp_name: &str,
     index: usize,
+    follow: bool,
 ) -> Result<Option<usize>> {
     let given = is_crossplane(&cat.docs[index], "Composition");
     let policy = xr_field(xr, &["compositionUpdatePolicy"]).and_then(Value::as_str);
     // Crossplane's XR CRDs default the policy to Automatic.
     let labels = xr_field(xr, &["compositionRevisionSelector", "matchLabels"])
         .and_then(Value::as_object)
-        .filter(|_| policy.is_none_or(|p| p == "Automatic"));
+        .filter(|_| follow && policy.is_none_or(|p| p == "Automatic"));
     if given && labels.is_none() {
         return Ok(None);
     }
+    let uid = str_at(&cat.docs[index], &["metadata", "uid"]).filter(|_| given);
     let own = revisions
         .iter()
         .copied()
-        .filter(|&i| owner_name(&cat.docs[i]) == comp_name);
+        .filter(|&i| owner_name(&cat.docs[i]) == comp_name)
+        .filter(|&i| controlled_by(&cat.docs[i], uid));
     let matching = own.filter(|&i| labels.is_none_or(|l| matches(&cat.docs[i], l)));
     let latest = matching.max_by_key(|&i| number(&cat.docs[i]));
     match (latest, labels) {
@@ -169,16 +182,33 @@ fn number(rev: &Value) -> i64 {
     }
 }
 
+/// Whether a revision is controlled by the Composition of `uid`: a revision another
+/// Composition of the same name controls (an earlier one, deleted and created again) is not its.
+/// Without uids on both sides, the name decides.
+fn controlled_by(rev: &Value, uid: Option<&str>) -> bool {
+    let controller = controller(rev)
+        .and_then(|o| o.get("uid"))
+        .and_then(Value::as_str);
+    match (uid, controller) {
+        (Some(u), Some(c)) => u == c,
+        _ => true,
+    }
+}
+
+/// The revision's controller reference.
+fn controller(rev: &Value) -> Option<&Value> {
+    at(rev, &["metadata", "ownerReferences"])?
+        .as_array()?
+        .iter()
+        .find(|o| o.get("controller") == Some(&Value::Bool(true)))
+}
+
 /// The Composition a revision belongs to: its label, else its controller's name.
 fn owner_name(rev: &Value) -> &str {
     if let Some(l) = str_at(rev, &["metadata", "labels", COMPOSITION_NAME_LABEL]) {
         return l;
     }
-    at(rev, &["metadata", "ownerReferences"])
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .find(|o| o.get("controller") == Some(&Value::Bool(true)))
+    controller(rev)
         .and_then(|o| o.get("name"))
         .and_then(Value::as_str)
         .unwrap_or("")

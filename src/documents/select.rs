@@ -3,14 +3,17 @@
 //! Order: the XRD's `enforcedCompositionRef` (applied over anything the XR says), the XR's
 //! `compositionRef`, its `compositionSelector.matchLabels`, the XRD's `defaultCompositionRef`,
 //! else the only Composition whose `compositeTypeRef` is the XR's type. v2 XRs keep these fields
-//! under `spec.crossplane`. `options.compositionName` narrows the Compositions to one and stands
-//! in for the XRD's default. Then the revision: see [`super::revision`].
+//! under `spec.crossplane`. `options.compositionName` wins over all of these (it is the user's
+//! explicit choice); with `options.localCompositions` the only Composition given for the XR's
+//! type wins too. Several Compositions matching the selector are an error: Crossplane picks one
+//! at random (then records it in `compositionRef`), which a render cannot reproduce. Then the
+//! revision: see [`super::revision`].
 
 use crate::error::Result;
 use crate::value::Value;
 
 use super::classify::{Catalog, Role, at, display, is_crossplane, name_of, str_at};
-use super::{invalid, revision};
+use super::{Choices, invalid, revision};
 
 /// The Composition (or revision, as a Composition) a render uses.
 pub(crate) struct Chosen {
@@ -31,10 +34,12 @@ pub(crate) fn choose(
     cat: &mut Catalog,
     xr: &Value,
     xrd: Option<usize>,
-    composition_name: Option<&str>,
+    choices: &Choices,
 ) -> Result<Chosen> {
     let mut all = candidates(cat);
-    if let Some(name) = composition_name {
+    let xr_type = xr_type(xr);
+    let (pos, reason) = if let Some(name) = choices.composition_name.as_deref() {
+        // The user's explicit choice wins over every rule, the XRD's enforced ref included.
         let Some(pos) = all.iter().position(|c| name_of(&c.value) == name) else {
             let found: Vec<String> = all
                 .iter()
@@ -47,27 +52,36 @@ pub(crate) fn choose(
             ))
             .with_field_path("options.compositionName"));
         };
-        let keep = all.swap_remove(pos);
-        for c in &all {
-            cat.skip(c.index, "not the Composition options.compositionName names");
-        }
-        all = vec![keep];
-    }
-    let xrd = xrd.map(|i| cat.docs[i].clone());
-    // The name given stands in for the XRD's default (an enforced Composition still wins).
-    let default_ref = if composition_name.is_some() {
-        None
+        by_name(cat, &all, xr_type, name, "options.compositionName")?;
+        (pos, "options.compositionName".to_owned())
     } else {
-        xrd_ref(xrd.as_ref(), "defaultCompositionRef")
+        let xrd = xrd.map(|i| cat.docs[i].clone());
+        let enforced = xrd_ref(xrd.as_ref(), "enforcedCompositionRef");
+        let default_ref = xrd_ref(xrd.as_ref(), "defaultCompositionRef");
+        let for_type: Vec<usize> = (0..all.len())
+            .filter(|&i| composite_type(&all[i].value) == xr_type)
+            .collect();
+        match for_type.as_slice() {
+            // Local candidates for a live XR: the references name the cluster's Compositions.
+            [one] if choices.local_compositions => (*one, only_one(xr_type)),
+            [] if choices.local_compositions => return Err(none_for_type(&all, xr_type)),
+            _ => pick(cat, &all, xr, enforced, default_ref)?,
+        }
     };
-    let enforced = xrd_ref(xrd.as_ref(), "enforcedCompositionRef");
-    let (pos, reason) = pick(cat, &all, xr, enforced, default_ref)?;
     let picked = all.swap_remove(pos);
+    let why = if choices.composition_name.is_some() {
+        "not the Composition options.compositionName names"
+    } else {
+        "not the chosen Composition"
+    };
     for c in &all {
-        cat.skip(c.index, "not the chosen Composition");
+        cat.skip(c.index, why);
     }
+    // An explicit name or a local Composition is rendered as given: the XR's revision
+    // references belong to the cluster's Composition.
+    let follow = choices.composition_name.is_none() && !choices.local_compositions;
     let (composition, name, reason) =
-        revision::resolve(cat, xr, picked.value, picked.index, reason)?;
+        revision::resolve(cat, xr, picked.value, picked.index, reason, follow)?;
     Ok(Chosen {
         composition,
         name,
@@ -171,22 +185,8 @@ fn pick(
         .filter(|&i| composite_type(&all[i].value) == xr_type)
         .collect();
     match matching.as_slice() {
-        [one] => Ok((
-            *one,
-            format!("the only Composition for {}", type_name(xr_type)),
-        )),
-        [] => Err(invalid(format!(
-            "no Composition has compositeTypeRef {} (found: {})",
-            type_name(xr_type),
-            all.iter()
-                .map(|c| format!(
-                    "{} for {}",
-                    name_of(&c.value),
-                    type_name(composite_type(&c.value))
-                ))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))),
+        [one] => Ok((*one, only_one(xr_type))),
+        [] => Err(none_for_type(all, xr_type)),
         many => Err(invalid(format!(
             "{} Compositions are for {}: {}; choose one with the XR's spec.compositionRef.name \
              or spec.compositionSelector, or pass only one",
@@ -195,6 +195,21 @@ fn pick(
             names(cat, all, many)
         ))),
     }
+}
+
+fn none_for_type(all: &[Candidate], xr_type: (&str, &str)) -> crate::error::Error {
+    invalid(format!(
+        "no Composition has compositeTypeRef {} (found: {})",
+        type_name(xr_type),
+        all.iter()
+            .map(|c| format!(
+                "{} for {}",
+                name_of(&c.value),
+                type_name(composite_type(&c.value))
+            ))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
 }
 
 fn by_name(
@@ -241,6 +256,10 @@ fn composite_type(c: &Value) -> (&str, &str) {
         str_at(c, &["spec", "compositeTypeRef", "apiVersion"]).unwrap_or(""),
         str_at(c, &["spec", "compositeTypeRef", "kind"]).unwrap_or(""),
     )
+}
+
+fn only_one(xr_type: (&str, &str)) -> String {
+    format!("the only Composition for {}", type_name(xr_type))
 }
 
 fn type_name((api_version, kind): (&str, &str)) -> String {

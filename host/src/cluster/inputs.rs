@@ -1,47 +1,35 @@
-//! Reading what the control plane holds for one XR (or claim): the XR, its Composition (selected
-//! as Crossplane selects it), its XRD, the observed composed resources and their connection
-//! Secrets; then the engine request built from them.
-
-use std::collections::BTreeMap;
+//! Reading what the control plane holds for one XR (or claim): the XR, its XRD, the
+//! Compositions and CompositionRevisions for its type, the EnvironmentConfigs, its composed
+//! resources and their connection Secrets. They go to the engine as one documents request; the
+//! engine chooses the Composition, the revision and the environment and pairs the observed
+//! resources, by the rules every host shares.
 
 use anyhow::{Context as _, anyhow, bail};
 use serde_json::{Map, Value, json};
 
 use super::client::{Kind, Session};
-use super::{COMPOSITE_LABEL, RESOURCE_NAME_ANNOTATION, Target, str_at};
-use crate::io::Doc;
-use crate::select;
+use super::{COMPOSITE_LABEL, Target, str_at};
+use crate::io::{Doc, InputError, input_error};
 
 const CROSSPLANE_API: &str = "apiextensions.crossplane.io/v1";
-
-/// An observed composed resource with its connection details.
-#[derive(Debug, Clone)]
-pub(crate) struct Observed {
-    /// The template (resource) name it belongs to.
-    pub(crate) name: String,
-    pub(crate) resource: Value,
-    /// Secret data: key → base64 value.
-    pub(crate) connection_details: Map<String, Value>,
-}
+const ENVIRONMENT_API: &str = "apiextensions.crossplane.io/v1alpha1";
+/// The request option the CLI's `--composition-name` sets, named as the CLI names it.
+const NAME_OPTION: &str = "options.compositionName";
 
 /// Everything read from the cluster for one render.
 #[derive(Debug, Clone)]
-#[allow(dead_code)] // claim, composition and keys serve `render --cluster` and reports
 pub(crate) struct ClusterInputs {
     /// The live composite resource.
     pub(crate) xr: Value,
-    /// The claim, when the target was one.
-    pub(crate) claim: Option<Value>,
-    pub(crate) composition: Value,
-    /// Where the Composition came from (for messages).
-    pub(crate) composition_source: String,
-    pub(crate) observed: Vec<Observed>,
-    pub(crate) connection_secret_keys: Option<Vec<String>>,
-    /// The merged data of the EnvironmentConfigs the Composition selects.
-    pub(crate) environment: Option<Value>,
-    /// Things a user should know (e.g. several Compositions matched a selector).
-    pub(crate) warnings: Vec<String>,
-    /// The engine request: `{"xr", "composition", "observed", "options"}`.
+    /// Where each document of the request came from, by position.
+    pub(crate) origins: Vec<String>,
+    /// The Compositions and revisions among the documents (for the output order).
+    pub(crate) compositions: Vec<Value>,
+    /// The composed resources among the documents.
+    pub(crate) composed: std::ops::Range<usize>,
+    /// Where local Compositions came from, when they replace the cluster's.
+    pub(crate) local_source: Option<String>,
+    /// The documents request.
     pub(crate) request: Value,
 }
 
@@ -61,12 +49,39 @@ pub(crate) struct Candidates {
     pub(crate) source: String,
 }
 
+/// The request's documents, each with where it came from.
+#[derive(Default)]
+struct Documents {
+    values: Vec<Value>,
+    origins: Vec<String>,
+}
+
+impl Documents {
+    fn push(&mut self, value: Value, origin: impl Into<String>) {
+        self.values.push(value);
+        self.origins.push(origin.into());
+    }
+
+    fn push_live(&mut self, mut value: Value) {
+        strip_server_fields(&mut value);
+        let origin = format!(
+            "the cluster's {}/{}",
+            str_at(&value, "/kind"),
+            str_at(&value, "/metadata/name")
+        );
+        self.push(value, origin);
+    }
+
+    fn contains(&self, obj: &Value) -> bool {
+        self.values.iter().any(|v| identity(v) == identity(obj))
+    }
+}
+
 pub(crate) async fn fetch(
     session: &mut Session,
     target: &Target,
     opts: &FetchOptions,
 ) -> anyhow::Result<ClusterInputs> {
-    let mut warnings = Vec::new();
     let kind = session.kind_by_name(&target.kind).await?;
     let ns = target.namespace.as_deref();
     let obj = session.get(&kind, ns, &target.name).await?.ok_or_else(|| {
@@ -77,9 +92,10 @@ pub(crate) async fn fetch(
             in_ns(&kind, ns, session)
         )
     })?;
+    let mut docs = Documents::default();
 
     // A claim points at its XR through spec.resourceRef.
-    let (mut xr, claim, xr_kind) = if kind.namespaced {
+    let (mut xr, xr_kind) = if kind.namespaced {
         let r = obj.pointer("/spec/resourceRef").ok_or_else(|| {
             anyhow!(
                 "{} {:?} is namespaced but has no spec.resourceRef: not a claim bound to a composite resource",
@@ -102,78 +118,193 @@ pub(crate) async fn fetch(
         let xr = session.get(&xr_kind, None, name).await?.ok_or_else(|| {
             anyhow!("the claim's composite resource {xr_kind_name} {name:?} not found")
         })?;
-        (xr, Some(obj), xr_kind)
+        docs.push_live(obj);
+        (xr, xr_kind)
     } else {
-        (obj, None, kind)
+        (obj, kind)
     };
     strip_server_fields(&mut xr);
-    let xr_name = str_at(&xr, "/metadata/name").to_string();
-    let xr_api_version = str_at(&xr, "/apiVersion").to_string();
-    let xr_kind_name = str_at(&xr, "/kind").to_string();
+    docs.push_live(xr.clone());
+    let xr_type = (
+        str_at(&xr, "/apiVersion").to_string(),
+        str_at(&xr, "/kind").to_string(),
+    );
 
-    let xrd = find_xrd(session, &xr_kind).await?;
-    let connection_secret_keys = xrd.as_ref().and_then(|x| {
-        x.pointer("/spec/connectionSecretKeys")
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(|k| k.as_str().map(String::from))
-                    .collect::<Vec<_>>()
-            })
-    });
-
-    let (composition, composition_source) = match (&opts.candidates, &opts.composition_name) {
-        (Some(local), name) => local_composition(local, &xr, xrd.as_ref(), name.as_deref())?,
-        (None, Some(name)) => named_composition(session, name).await?,
-        (None, None) => {
-            let (c, why) = select_composition(session, &xr, xrd.as_ref(), &mut warnings).await?;
-            super::revision::resolve(session, &xr, c, why, &mut warnings).await?
+    // Local documents come first: the engine takes the first XRD for the XR's type.
+    if let Some(local) = &opts.candidates {
+        for d in &local.docs {
+            docs.push(d.value.clone(), d.origin());
         }
-    };
-    if let Some(pinned) = super::revision::pinned(&xr)
-        .filter(|_| opts.candidates.is_some() || opts.composition_name.is_some())
-    {
-        warnings.push(format!(
-            "the XR pins CompositionRevision {pinned:?} (compositionUpdatePolicy: Manual); rendering with {composition_source} instead"
-        ));
     }
-    check_composite_type(&composition, &xr_api_version, &xr_kind_name)?;
-
-    let observed = fetch_observed(session, &xr, &xr_name, &composition, &mut warnings).await?;
-    let environment = super::environment::fetch(session, &composition, &xr).await?;
-
-    let mut resources = Map::new();
-    for o in &observed {
-        resources.insert(
-            o.name.clone(),
-            json!({"resource": o.resource, "connectionDetails": o.connection_details}),
-        );
+    if let Some(xrd) = find_xrd(session, &xr_kind).await? {
+        docs.push_live(xrd);
     }
+    if opts.candidates.is_none() {
+        let comp_kind = session.kind(CROSSPLANE_API, "Composition").await?;
+        for c in session.list(&comp_kind, None).await? {
+            docs.push_live(c);
+        }
+        // A cluster without the revision CRD has no revisions to follow.
+        if let Ok(rev_kind) = session.kind(CROSSPLANE_API, "CompositionRevision").await {
+            for r in session.list(&rev_kind, None).await? {
+                if composes(&r, &xr_type) {
+                    docs.push_live(r);
+                }
+            }
+        }
+    }
+    let compositions: Vec<Value> = docs
+        .values
+        .iter()
+        .filter(|d| {
+            matches!(str_at(d, "/kind"), "Composition" | "CompositionRevision")
+                && str_at(d, "/apiVersion").starts_with("apiextensions.crossplane.io/")
+        })
+        .cloned()
+        .collect();
+    if let Ok(env_kind) = session.kind(ENVIRONMENT_API, "EnvironmentConfig").await {
+        for e in session.list(&env_kind, None).await? {
+            docs.push_live(e);
+        }
+    }
+    let composed_kinds = composed_kinds(&compositions, &xr_type);
+    let composed = fetch_composed(session, &xr, &composed_kinds, &mut docs).await?;
+
     let mut options = Map::new();
-    if let Some(keys) = &connection_secret_keys {
-        options.insert("connectionSecretKeys".into(), json!(keys));
+    options.insert(
+        "xr".into(),
+        format!("{}/{}", xr_type.1, str_at(&xr, "/metadata/name")).into(),
+    );
+    options.insert("environmentConfigs".into(), "selected".into());
+    if opts.candidates.is_some() {
+        options.insert("localCompositions".into(), true.into());
     }
-    let mut observed_doc = json!({"composite": xr, "resources": resources});
-    if let Some(env) = &environment {
-        observed_doc["environment"] = env.clone();
+    if let Some(name) = &opts.composition_name {
+        options.insert("compositionName".into(), name.as_str().into());
     }
-    let request = json!({
-        "xr": xr,
-        "composition": composition,
-        "observed": observed_doc,
-        "options": options,
-    });
+    let request = json!({"documents": docs.values, "options": options});
     Ok(ClusterInputs {
         xr,
-        claim,
-        composition,
-        composition_source,
-        observed,
-        connection_secret_keys,
-        environment,
-        warnings,
+        origins: docs.origins,
+        compositions,
+        composed,
+        local_source: opts.candidates.as_ref().map(|c| c.source.clone()),
         request,
     })
+}
+
+impl ClusterInputs {
+    /// The engine's error about the documents, with each document named by its origin.
+    pub(crate) fn input_error(&self, output: &Value) -> Option<InputError> {
+        let e = output.get("error")?;
+        if e.get("kind").and_then(Value::as_str) != Some("InvalidRequest") {
+            return None;
+        }
+        let message = e.get("message").and_then(Value::as_str).unwrap_or_default();
+        let message = crate::commands::render::report::with_origins(message, &self.origins)
+            .replace(NAME_OPTION, "--composition-name");
+        let named = self.request.pointer("/options/compositionName").is_some();
+        Some(match &self.local_source {
+            Some(source) if !named => {
+                input_error!("{source}: {message}; pick one with --composition-name")
+            }
+            Some(source) => input_error!("{source}: {message}"),
+            None => input_error!("{message}"),
+        })
+    }
+
+    /// Warnings about composed resources the engine did not use (no annotation, or a second
+    /// one for the same template).
+    pub(crate) fn warnings(&self, output: &Value) -> Vec<String> {
+        let mut out = Vec::new();
+        for u in output
+            .pointer("/inputs/unused")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let i = u
+                .get("document")
+                .and_then(Value::as_u64)
+                .unwrap_or(u64::MAX);
+            if !usize::try_from(i).is_ok_and(|i| self.composed.contains(&i)) {
+                continue;
+            }
+            out.push(format!(
+                "ignoring {}/{}: {}",
+                str_at(u, "/kind"),
+                str_at(u, "/name"),
+                str_at(u, "/why")
+            ));
+        }
+        out
+    }
+
+    /// The Composition (or revision) the engine chose and why, for messages.
+    pub(crate) fn composition_source(&self, output: &Value) -> String {
+        let name = str_at(output, "/inputs/composition");
+        let reason =
+            str_at(output, "/inputs/compositionReason").replace(NAME_OPTION, "--composition-name");
+        let kind = self
+            .compositions
+            .iter()
+            .find(|c| str_at(c, "/metadata/name") == name)
+            .map_or("Composition", |c| str_at(c, "/kind"));
+        match &self.local_source {
+            Some(source) => format!("{kind} {name:?} from {source} ({reason})"),
+            None => format!("{kind} {name:?} ({reason})"),
+        }
+    }
+
+    /// The document the engine's `inputs` names `KIND/NAME`.
+    pub(crate) fn document(&self, display: &str) -> Option<&Value> {
+        self.request["documents"]
+            .as_array()?
+            .iter()
+            .find(|d| is_named(d, display))
+    }
+
+    /// The live composed resource the engine paired with `template`.
+    pub(crate) fn observed(&self, output: &Value, template: &str) -> Option<&Value> {
+        let display = output
+            .pointer("/inputs/observed")?
+            .get(template)?
+            .as_str()?;
+        let docs = self.request["documents"].as_array()?;
+        docs.get(self.composed.clone())?
+            .iter()
+            .find(|d| is_named(d, display))
+    }
+}
+
+/// Whether a document is the one the engine's `inputs` names `KIND/NAME`.
+fn is_named(doc: &Value, display: &str) -> bool {
+    display.split_once('/') == Some((str_at(doc, "/kind"), str_at(doc, "/metadata/name")))
+}
+
+/// Whether a Composition (or revision) composes the XR's type.
+fn composes(c: &Value, (api_version, kind): &(String, String)) -> bool {
+    str_at(c, "/spec/compositeTypeRef/apiVersion") == api_version
+        && str_at(c, "/spec/compositeTypeRef/kind") == kind
+}
+
+/// The (apiVersion, kind) of every template of the Compositions for the XR's type.
+fn composed_kinds(compositions: &[Value], xr_type: &(String, String)) -> Vec<(String, String)> {
+    let mut kinds: Vec<(String, String)> = compositions
+        .iter()
+        .filter(|c| composes(c, xr_type))
+        .flat_map(templates)
+        .map(|b| {
+            (
+                str_at(&b, "/apiVersion").to_string(),
+                str_at(&b, "/kind").to_string(),
+            )
+        })
+        .filter(|(a, k)| !a.is_empty() && !k.is_empty())
+        .collect();
+    kinds.sort();
+    kinds.dedup();
+    kinds
 }
 
 fn in_ns(kind: &Kind, ns: Option<&str>, session: &Session) -> String {
@@ -214,184 +345,36 @@ async fn find_xrd(session: &mut Session, xr_kind: &Kind) -> anyhow::Result<Optio
     }))
 }
 
-/// The Composition for a live XR among local documents, chosen as for files (a package's own
-/// XRD, when it has one for the XR, stands in for the cluster's).
-fn local_composition(
-    local: &Candidates,
-    xr: &Value,
-    xrd: Option<&Value>,
-    name: Option<&str>,
-) -> anyhow::Result<(Value, String)> {
-    let live = |value: &Value, what: &str| Doc {
-        value: value.clone(),
-        path: format!("the cluster's {what}").into(),
-        index: 1,
-    };
-    let xr = live(xr, "composite resource");
-    let xrd = select::find_xrd(&xr, &local.docs).or_else(|| xrd.map(|x| live(x, "XRD")));
-    let compositions = select::compositions(&local.docs, &local.source)?;
-    let (chosen, why) = select::for_live_xr(&xr, &compositions, xrd.as_ref(), name, &local.source)?;
-    let source = format!(
-        "Composition {:?} from {} ({why})",
-        chosen.name(),
-        local.source
-    );
-    Ok((chosen.value, source))
-}
-
-/// The cluster's Composition called `name` (`--composition-name`).
-async fn named_composition(session: &mut Session, name: &str) -> anyhow::Result<(Value, String)> {
-    let comp_kind = session.kind(CROSSPLANE_API, "Composition").await?;
-    let c = session
-        .get(&comp_kind, None, name)
-        .await?
-        .ok_or_else(|| anyhow!("Composition {name:?} named by --composition-name not found"))?;
-    Ok((c, format!("Composition {name:?} (--composition-name)")))
-}
-
-/// Crossplane's order: the XRD's enforced ref wins; then the XR's compositionRef; then its
-/// compositionSelector; then the XRD's default ref.
-async fn select_composition(
-    session: &mut Session,
-    xr: &Value,
-    xrd: Option<&Value>,
-    warnings: &mut Vec<String>,
-) -> anyhow::Result<(Value, String)> {
-    let comp_kind = session.kind(CROSSPLANE_API, "Composition").await?;
-    let enforced = xrd
-        .map(|x| str_at(x, "/spec/enforcedCompositionRef/name"))
-        .filter(|n| !n.is_empty());
-    let referenced = Some(str_at(xr, "/spec/compositionRef/name")).filter(|n| !n.is_empty());
-    let chosen = match (enforced, referenced) {
-        (Some(n), _) => Some(("the XRD's spec.enforcedCompositionRef", n.to_string())),
-        (None, Some(n)) => Some(("the XR's spec.compositionRef", n.to_string())),
-        (None, None) => None,
-    };
-    if let Some((why, name)) = chosen {
-        let c = session
-            .get(&comp_kind, None, &name)
-            .await?
-            .ok_or_else(|| anyhow!("Composition {name:?} named by {why} not found"))?;
-        return Ok((c, format!("Composition {name:?} ({why})")));
-    }
-    if let Some(labels) = xr
-        .pointer("/spec/compositionSelector/matchLabels")
-        .and_then(Value::as_object)
-    {
-        let selector = labels
-            .iter()
-            .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or_default()))
-            .collect::<Vec<_>>()
-            .join(",");
-        let xr_api_version = str_at(xr, "/apiVersion");
-        let xr_kind = str_at(xr, "/kind");
-        let mut candidates: Vec<Value> = session
-            .list(&comp_kind, Some(&selector))
-            .await?
-            .into_iter()
-            .filter(|c| {
-                str_at(c, "/spec/compositeTypeRef/apiVersion") == xr_api_version
-                    && str_at(c, "/spec/compositeTypeRef/kind") == xr_kind
-            })
-            .collect();
-        candidates.sort_by(|a, b| str_at(a, "/metadata/name").cmp(str_at(b, "/metadata/name")));
-        if candidates.is_empty() {
-            bail!(
-                "no Composition for {xr_kind} matches the XR's spec.compositionSelector ({selector})"
-            );
-        }
-        let c = candidates.remove(0);
-        let name = str_at(&c, "/metadata/name").to_string();
-        if !candidates.is_empty() {
-            warnings.push(format!(
-                "{} Compositions match the selector {selector}; Crossplane picks one at random, xprender uses the first by name ({name:?})",
-                candidates.len() + 1
-            ));
-        }
-        return Ok((
-            c,
-            format!("Composition {name:?} (spec.compositionSelector {selector})"),
-        ));
-    }
-    if let Some(n) = xrd
-        .map(|x| str_at(x, "/spec/defaultCompositionRef/name"))
-        .filter(|n| !n.is_empty())
-    {
-        let c = session.get(&comp_kind, None, n).await?.ok_or_else(|| {
-            anyhow!("Composition {n:?} named by the XRD's spec.defaultCompositionRef not found")
-        })?;
-        return Ok((
-            c,
-            format!("Composition {n:?} (the XRD's spec.defaultCompositionRef)"),
-        ));
-    }
-    bail!(
-        "the composite resource {:?} selects no Composition (no compositionRef, compositionSelector, or XRD default); pass --composition FILE, --package REF or --composition-name NAME",
-        str_at(xr, "/metadata/name")
-    )
-}
-
-fn check_composite_type(composition: &Value, api_version: &str, kind: &str) -> anyhow::Result<()> {
-    let (ca, ck) = (
-        str_at(composition, "/spec/compositeTypeRef/apiVersion"),
-        str_at(composition, "/spec/compositeTypeRef/kind"),
-    );
-    if (ca, ck) != (api_version, kind) {
-        bail!(
-            "Composition {:?} composes {ck} in {ca}, not the composite resource's {kind} in {api_version}",
-            str_at(composition, "/metadata/name")
-        );
-    }
-    Ok(())
-}
-
-/// The template names and bases of a classic or pipeline (patch-and-transform) Composition.
-fn templates(composition: &Value) -> Vec<(Option<String>, Value)> {
-    let one = |t: &Value| {
-        (
-            t.get("name").and_then(Value::as_str).map(String::from),
-            t.get("base").cloned().unwrap_or(Value::Null),
-        )
-    };
+/// The template bases of a classic or pipeline (patch-and-transform) Composition.
+fn templates(composition: &Value) -> Vec<Value> {
+    let base = |t: &Value| t.get("base").cloned().unwrap_or(Value::Null);
     if let Some(rs) = composition
         .pointer("/spec/resources")
         .and_then(Value::as_array)
     {
-        return rs.iter().map(one).collect();
+        return rs.iter().map(base).collect();
     }
-    let mut out = Vec::new();
-    for step in composition
+    composition
         .pointer("/spec/pipeline")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
-    {
-        for t in step
-            .pointer("/input/resources")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            out.push(one(t));
-        }
-    }
-    out
+        .filter_map(|step| step.pointer("/input/resources").and_then(Value::as_array))
+        .flatten()
+        .map(base)
+        .collect()
 }
 
-/// Observed composed resources: those in `spec.resourceRefs` and those labelled
-/// `crossplane.io/composite=<xr>` of the kinds the Composition composes; keyed by the
-/// composition-resource-name annotation (anonymous templates by position: `resource <i+1>`).
-async fn fetch_observed(
+/// The composed resources: those in `spec.resourceRefs`, in that order (Crossplane associates
+/// them in it), then those labelled `crossplane.io/composite=<xr>` of the kinds the
+/// Compositions for the XR's type compose; and the connection Secrets they write.
+async fn fetch_composed(
     session: &mut Session,
     xr: &Value,
-    xr_name: &str,
-    composition: &Value,
-    warnings: &mut Vec<String>,
-) -> anyhow::Result<Vec<Observed>> {
-    let templates = templates(composition);
-    let anonymous = templates.iter().any(|(n, _)| n.is_none());
-    // (apiVersion, kind, namespace, name) → (position in resourceRefs, object)
-    let mut found: BTreeMap<Identity, (Option<usize>, Value)> = BTreeMap::new();
+    kinds: &[(String, String)],
+    docs: &mut Documents,
+) -> anyhow::Result<std::ops::Range<usize>> {
+    let start = docs.values.len();
     let refs = xr
         .pointer("/spec/resourceRefs")
         .and_then(Value::as_array)
@@ -411,68 +394,33 @@ async fn fetch_observed(
             .await
             .with_context(|| format!("resource {name:?} in spec.resourceRefs[{i}]"))?;
         let ns = Some(str_at(r, "/namespace")).filter(|n| !n.is_empty());
-        if let Some(mut obj) = session.get(&kind, ns, name).await? {
-            strip_server_fields(&mut obj);
-            found.insert(identity(&obj), (Some(i), obj));
+        if let Some(obj) = session.get(&kind, ns, name).await?
+            && !docs.contains(&obj)
+        {
+            docs.push_live(obj);
         }
     }
+    let xr_name = str_at(xr, "/metadata/name");
     if !xr_name.is_empty() {
-        let mut kinds: Vec<(String, String)> = templates
-            .iter()
-            .map(|(_, b)| {
-                (
-                    str_at(b, "/apiVersion").to_string(),
-                    str_at(b, "/kind").to_string(),
-                )
-            })
-            .filter(|(a, k)| !a.is_empty() && !k.is_empty())
-            .collect();
-        kinds.sort();
-        kinds.dedup();
         let selector = format!("{COMPOSITE_LABEL}={xr_name}");
         for (av, k) in kinds {
-            let kind = session.kind(&av, &k).await?;
-            for mut obj in session.list(&kind, Some(&selector)).await? {
-                strip_server_fields(&mut obj);
-                found.entry(identity(&obj)).or_insert((None, obj));
+            let kind = session.kind(av, k).await?;
+            for obj in session.list(&kind, Some(&selector)).await? {
+                if !docs.contains(&obj) {
+                    docs.push_live(obj);
+                }
             }
         }
     }
-
-    let mut observed: Vec<Observed> = Vec::new();
-    for (_, (position, obj)) in found {
-        let annotated = obj
-            .pointer("/metadata/annotations")
-            .and_then(|a| a.get(RESOURCE_NAME_ANNOTATION))
-            .and_then(Value::as_str)
-            .map(String::from);
-        let name = match (annotated, position) {
-            (Some(n), _) => n,
-            // The engine names anonymous templates `resource <i+1>`, matched by position.
-            (None, Some(i)) if anonymous => format!("resource {}", i + 1),
-            (None, _) => {
-                warnings.push(format!(
-                    "ignoring {} {:?}: it has no {RESOURCE_NAME_ANNOTATION} annotation",
-                    str_at(&obj, "/kind"),
-                    str_at(&obj, "/metadata/name")
-                ));
-                continue;
-            }
-        };
-        if observed.iter().any(|o| o.name == name) {
-            warnings.push(format!(
-                "several composed resources claim the name {name:?}; using the first"
-            ));
-            continue;
+    let composed = start..docs.values.len();
+    for i in composed.clone() {
+        if let Some(secret) = connection_secret(session, &docs.values[i]).await?
+            && !docs.contains(&secret)
+        {
+            docs.push_live(secret);
         }
-        let connection_details = connection_details(session, &obj).await?;
-        observed.push(Observed {
-            name,
-            resource: obj,
-            connection_details,
-        });
     }
-    Ok(observed)
+    Ok(composed)
 }
 
 /// apiVersion, kind, namespace, name.
@@ -487,28 +435,23 @@ fn identity(obj: &Value) -> Identity {
     )
 }
 
-/// The data of a composed resource's connection Secret (`spec.writeConnectionSecretToRef`).
-async fn connection_details(
-    session: &mut Session,
-    obj: &Value,
-) -> anyhow::Result<Map<String, Value>> {
+/// The Secret a composed resource writes its connection details to
+/// (`spec.writeConnectionSecretToRef`), when it exists.
+async fn connection_secret(session: &mut Session, obj: &Value) -> anyhow::Result<Option<Value>> {
     let Some(r) = obj.pointer("/spec/writeConnectionSecretToRef") else {
-        return Ok(Map::new());
+        return Ok(None);
     };
     let name = str_at(r, "/name");
     if name.is_empty() {
-        return Ok(Map::new());
+        return Ok(None);
     }
     let ns = Some(str_at(r, "/namespace")).filter(|n| !n.is_empty());
     let secret_kind = session.kind("v1", "Secret").await?;
-    let secret = session.get(&secret_kind, ns, name).await.with_context(|| {
+    session.get(&secret_kind, ns, name).await.with_context(|| {
         format!(
             "connection Secret of {} {:?}",
             str_at(obj, "/kind"),
             str_at(obj, "/metadata/name")
         )
-    })?;
-    Ok(secret
-        .and_then(|s| s.get("data").and_then(Value::as_object).cloned())
-        .unwrap_or_default())
+    })
 }

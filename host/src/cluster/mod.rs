@@ -4,11 +4,9 @@
 pub(crate) mod apply;
 pub(crate) mod client;
 pub(crate) mod diff;
-pub(crate) mod environment;
 pub(crate) mod inputs;
 pub(crate) mod plan;
 pub(crate) mod render;
-pub(crate) mod revision;
 
 use std::fmt;
 
@@ -19,7 +17,6 @@ pub(crate) use client::ConnectOptions;
 pub(crate) use inputs::{ClusterInputs, FetchOptions};
 
 pub(crate) const COMPOSITE_LABEL: &str = "crossplane.io/composite";
-pub(crate) const RESOURCE_NAME_ANNOTATION: &str = "crossplane.io/composition-resource-name";
 
 /// What to read: `KIND/NAME` (a claim when the kind is namespaced).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -103,11 +103,7 @@ pub(crate) fn plan(inputs: &ClusterInputs, output: &Value) -> anyhow::Result<Vec
             .get("resource")
             .filter(|r| r.is_object())
             .ok_or_else(|| anyhow!("render output resource {name:?} has no object"))?;
-        let live = inputs
-            .observed
-            .iter()
-            .find(|o| &o.name == name)
-            .map(|o| &o.resource);
+        let live = inputs.observed(output, name);
         let mut desired = desired.clone();
         // The engine keeps the observed name; an object matched by name also gets its namespace.
         if let Some(l) = live {

@@ -306,31 +306,82 @@ fn failed_render(failure: &str, applied: bool) -> String {
     }
 }
 
-/// What was read from the cluster, without secret values: the Composition's source, the observed
-/// resources and the connection detail keys each one offers.
-fn inputs_summary(inputs: &inputs::ClusterInputs) -> Value {
-    let details: serde_json::Map<String, Value> = inputs
-        .observed
-        .iter()
-        .map(|o| {
-            (
-                o.name.clone(),
-                o.connection_details
-                    .keys()
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .into(),
-            )
+/// What the engine chose among the documents read from the cluster, without secret values: the
+/// Composition's source, the observed resources and the connection detail keys each one offers.
+fn inputs_summary(inputs: &inputs::ClusterInputs, output: &Value) -> Value {
+    let chosen = output.get("inputs").cloned().unwrap_or(Value::Null);
+    let names = |key: &str| -> Vec<String> {
+        chosen
+            .get(key)
+            .and_then(Value::as_object)
+            .map(|m| m.keys().cloned().collect())
+            .unwrap_or_default()
+    };
+    let keys = |doc: Option<&Value>, fields: &[&str]| -> Vec<String> {
+        let mut keys: Vec<String> = fields
+            .iter()
+            .filter_map(|f| doc?.get(*f)?.as_object())
+            .flat_map(|m| m.keys().cloned())
+            .collect();
+        keys.sort();
+        keys.dedup();
+        keys
+    };
+    let details: serde_json::Map<String, Value> = names("observed")
+        .into_iter()
+        .map(|t| {
+            let secret = chosen
+                .pointer(&format!(
+                    "/connectionSecrets/{}",
+                    t.replace('~', "~0").replace('/', "~1")
+                ))
+                .and_then(Value::as_str)
+                .and_then(|s| inputs.document(s));
+            (t, keys(secret, &["data", "stringData"]).into())
         })
         .collect();
+    let environment: Option<Vec<String>> =
+        chosen
+            .get("environment")
+            .and_then(Value::as_array)
+            .map(|names| {
+                let mut all: Vec<String> = names
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .flat_map(|n| {
+                        keys(
+                            inputs.document(&format!("EnvironmentConfig/{n}")),
+                            &["data"],
+                        )
+                    })
+                    .collect();
+                all.sort();
+                all.dedup();
+                all
+            });
+    let xrd = chosen
+        .get("xrd")
+        .and_then(Value::as_str)
+        .and_then(|n| inputs.document(&format!("CompositeResourceDefinition/{n}")));
+    let secret_keys = xrd
+        .and_then(|x| x.pointer("/spec/connectionSecretKeys"))
+        .and_then(Value::as_array)
+        .filter(|k| !k.is_empty());
+    let name_of = |key: &str| {
+        chosen
+            .get(key)
+            .and_then(Value::as_str)
+            .and_then(|d| d.split_once('/'))
+            .map(|(_, n)| n.to_owned())
+    };
     json!({
         "composite": crate::cluster::str_at(&inputs.xr, "/metadata/name"),
-        "claim": inputs.claim.as_ref().map(|c| crate::cluster::str_at(c, "/metadata/name")),
-        "composition": inputs.composition_source,
-        "observed": inputs.observed.iter().map(|o| o.name.clone()).collect::<Vec<_>>(),
-        "connectionSecretKeys": inputs.connection_secret_keys,
+        "claim": name_of("claim"),
+        "composition": inputs.composition_source(output),
+        "observed": names("observed"),
+        "connectionSecretKeys": secret_keys,
         "connectionDetailKeys": details,
-        "environmentKeys": inputs.environment.as_ref().and_then(Value::as_object).map(|e| e.keys().cloned().collect::<Vec<_>>()),
+        "environmentKeys": environment,
     })
 }
 
@@ -356,9 +407,16 @@ async fn prepare(a: &ClusterArgs, fetch: &FetchOptions) -> anyhow::Result<Prepar
     let mut session = Session::connect(&opts.connect).await?;
     let inputs = inputs::fetch(&mut session, &target, &opts.fetch).await?;
     let output = render::render(&inputs.request)?;
-    let mut warnings = inputs.warnings.clone();
+    if let Some(e) = inputs.input_error(&output) {
+        return Err(e.into());
+    }
+    let mut warnings = inputs.warnings(&output);
     if a.output == Format::Text {
-        eprintln!("{}: rendering with {}", target, inputs.composition_source);
+        eprintln!(
+            "{}: rendering with {}",
+            target,
+            inputs.composition_source(&output)
+        );
     }
     let mut failure = None;
     for r in output
@@ -383,7 +441,10 @@ async fn prepare(a: &ClusterArgs, fetch: &FetchOptions) -> anyhow::Result<Prepar
         // step has applied its composed resources, which the plans still show.
         plans.retain(|p| !p.composite);
     }
-    Ok(((plans, warnings, inputs_summary(&inputs), failure), session))
+    Ok((
+        (plans, warnings, inputs_summary(&inputs, &output), failure),
+        session,
+    ))
 }
 
 /// A Fatal result as one line: resource, message, patch and field path.

@@ -3,7 +3,7 @@
 
 mod engine;
 mod gather;
-mod report;
+pub(crate) mod report;
 mod run;
 mod stream;
 

@@ -21,11 +21,14 @@ pub(crate) struct Gathered {
 
 /// Where the request came from, which decides how its answer is read.
 pub(crate) enum Source {
-    /// A documents request: where each document came from (by position), which came from
-    /// `--observed-resources`, and the Compositions (and revisions) among them.
+    /// A documents request: where each document came from (by position), which are observed
+    /// resources, and the Compositions (and revisions) among them.
     Documents {
         origins: Vec<String>,
         observed: std::ops::Range<usize>,
+        /// Whether an observed resource the render does not use is an error (files the user
+        /// named) or a warning (what a cluster holds).
+        strict: bool,
         compositions: Vec<Value>,
     },
     /// A request of parts (raw or from a cluster): its Composition's resource order.
@@ -98,6 +101,7 @@ pub(crate) fn from_files(args: &RenderArgs) -> anyhow::Result<Gathered> {
         source: Source::Documents {
             origins,
             observed,
+            strict: true,
             compositions,
         },
     })
@@ -164,7 +168,7 @@ pub(crate) fn raw(source: &str) -> anyhow::Result<Gathered> {
     })
 }
 
-/// The request for a live XR: everything read from the cluster.
+/// The request for a live XR: the documents read from the cluster.
 pub(crate) fn from_cluster(args: &RenderArgs, target: &str) -> anyhow::Result<Gathered> {
     use crate::cluster::{self, ClusterOptions, Target};
     let target = Target::parse(target, args.namespace.clone())?;
@@ -180,9 +184,6 @@ pub(crate) fn from_cluster(args: &RenderArgs, target: &str) -> anyhow::Result<Ga
         },
     };
     let inputs = cluster::block_on(cluster::fetch_render_inputs(&target, &opts))??;
-    for w in &inputs.warnings {
-        eprintln!("warning: {w}");
-    }
     let mut request = inputs.request;
     if let Some(options) = request.get_mut("options") {
         if let Some(sem) = args.semantics {
@@ -196,8 +197,11 @@ pub(crate) fn from_cluster(args: &RenderArgs, target: &str) -> anyhow::Result<Ga
         request: serde_json::to_vec(&request)?,
         paused: is_paused(&inputs.xr),
         xr: serde_json::to_vec(&inputs.xr)?,
-        source: Source::Parts {
-            order: super::stream::output_order(&inputs.composition),
+        source: Source::Documents {
+            origins: inputs.origins,
+            observed: inputs.composed,
+            strict: false,
+            compositions: inputs.compositions,
         },
     })
 }

@@ -95,13 +95,14 @@ pub(crate) fn without_inputs<'a>(response: &'a [u8], output: Json<'_>) -> Cow<'a
     }
 }
 
-/// Documents of `--observed-resources` the render did not use: a Secret nothing writes its
-/// connection details to is a warning, anything else an input error. The reasons are the
-/// engine's.
+/// Observed documents the render did not use: a Secret nothing writes its connection details
+/// to is a warning, anything else an input error when `strict` (files the user named), else a
+/// warning. The reasons are the engine's.
 pub(crate) fn check_unused(
     inputs: Option<Json<'_>>,
     origins: &[String],
     observed: &Range<usize>,
+    strict: bool,
 ) -> Result<(), InputError> {
     for u in inputs
         .and_then(|i| i.get("unused"))
@@ -118,7 +119,7 @@ pub(crate) fn check_unused(
             continue;
         };
         let (kind, name, why) = (text("kind"), text("name"), text("why"));
-        if kind == "Secret" {
+        if kind == "Secret" || !strict {
             eprintln!("warning: {}: ignoring {kind}/{name}: {why}", origins[i]);
         } else {
             return Err(input_error!(

@@ -52,6 +52,7 @@ pub(crate) fn run(args: &RenderArgs) -> anyhow::Result<ExitCode> {
         Source::Documents {
             origins,
             observed,
+            strict,
             compositions,
         } => {
             let inputs = doc.get("inputs");
@@ -63,7 +64,7 @@ pub(crate) fn run(args: &RenderArgs) -> anyhow::Result<ExitCode> {
                     text("compositionReason")
                 );
             }
-            report::check_unused(inputs, origins, observed)?;
+            report::check_unused(inputs, origins, observed, *strict)?;
             chosen_order(inputs, compositions)
         }
     };
