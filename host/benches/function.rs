@@ -5,9 +5,9 @@
 //! go to docs/benchmarks.md. Run with `cargo bench -p xprender-host --bench function`.
 #![allow(clippy::unwrap_used, clippy::print_stdout, clippy::cast_precision_loss)]
 
+mod common;
+
 use std::collections::HashMap;
-use std::io::{BufRead as _, BufReader};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value as Json, json};
@@ -134,26 +134,7 @@ async fn load(address: &str, name: &str, clients: usize, req: RunFunctionRequest
 
 fn main() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../benches/workloads");
-    let mut server = Command::new(env!("CARGO_BIN_EXE_xprender"))
-        .args([
-            "function",
-            "serve",
-            "--insecure",
-            "--address",
-            "127.0.0.1:0",
-        ])
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(server.stderr.take().unwrap()).lines();
-    let address = loop {
-        let line = lines.next().expect("the server listens").unwrap();
-        let log: Json = serde_json::from_str(&line).unwrap_or_default();
-        if log["msg"] == "Listening" {
-            break log["address"].as_str().unwrap().to_owned();
-        }
-    };
-    std::thread::spawn(move || for _ in lines {});
+    let (mut server, address) = common::spawn_function_server(env!("CARGO_BIN_EXE_xprender"));
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

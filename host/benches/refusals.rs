@@ -10,6 +10,7 @@
     unreachable_pub
 )]
 
+mod common;
 #[path = "../tests/hostile/mod.rs"]
 mod hostile;
 
@@ -170,26 +171,7 @@ impl Drop for Server {
 
 /// `xprender function serve` on a free port, and its address.
 fn function_server() -> (Server, String) {
-    let mut child = Command::new(XPRENDER)
-        .args([
-            "function",
-            "serve",
-            "--insecure",
-            "--address",
-            "127.0.0.1:0",
-        ])
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let address = loop {
-        let line = lines.next().expect("the server listens").unwrap();
-        let log: Json = serde_json::from_str(&line).unwrap_or_default();
-        if log["msg"] == "Listening" {
-            break log["address"].as_str().unwrap().to_owned();
-        }
-    };
-    std::thread::spawn(move || for _ in lines {});
+    let (child, address) = common::spawn_function_server(XPRENDER);
     (Server(child), address)
 }
 
