@@ -5,7 +5,8 @@ mod common;
 use common::{built_request, temp_dir, write};
 use serde_json::{Value, json};
 
-/// Reads `spec` of an XR whose spec is `body`, through the CLI's YAML reader.
+/// Reads `spec` of an XR whose spec is `body`, through the CLI's YAML reader (the XR is the
+/// first document of the request the CLI builds).
 fn read_spec(name: &str, body: &str) -> Value {
     let dir = temp_dir(name);
     let xr = write(
@@ -22,7 +23,7 @@ fn read_spec(name: &str, body: &str) -> Value {
          spec:\n  compositeTypeRef:\n    apiVersion: example.org/v1\n    kind: XThing\n  resources: []\n",
     );
     let req = built_request(&dir, &[xr.to_str().unwrap(), comp.to_str().unwrap()]);
-    req["xr"]["spec"].clone()
+    req["documents"][0]["spec"].clone()
 }
 
 #[test]
@@ -110,7 +111,7 @@ fn json_files_read_as_the_api_server_stores_them() {
     );
     let req = built_request(&dir, &[xr.to_str().unwrap(), comp.to_str().unwrap()]);
     assert_eq!(
-        req["xr"]["spec"],
+        req["documents"][0]["spec"],
         json!({"a": "yes", "b": 1, "c": 777, "d": 2.5, "e": 1000})
     );
 }
