@@ -13,26 +13,14 @@ use std::time::{Duration, Instant};
 use serde_json::{Value as Json, json};
 use tonic::transport::Channel;
 
-#[allow(unreachable_pub, clippy::all, clippy::pedantic)]
-mod proto {
-    pub mod v1 {
-        include!(concat!(env!("OUT_DIR"), "/apiextensions.r#fn.proto.v1.rs"));
-    }
-}
-
-// Its unit tests compile here too, without a harness to run them.
-#[allow(dead_code, unreachable_pub, unused_imports)]
-#[path = "../src/function/structs.rs"]
-mod structs;
-
-use proto::v1::function_runner_service_client::FunctionRunnerServiceClient;
-use proto::v1::{RequestMeta, Resource, RunFunctionRequest, State};
+use common::proto::v1::function_runner_service_client::FunctionRunnerServiceClient;
+use common::proto::v1::{RequestMeta, Resource, RunFunctionRequest, State};
 
 const REQUESTS: usize = 500;
 
 fn resource(j: &Json) -> Resource {
     Resource {
-        resource: Some(structs::from_json(j)),
+        resource: Some(common::structs::from_json(j)),
         ..Resource::default()
     }
 }
@@ -60,7 +48,7 @@ fn request(workload: &Json) -> RunFunctionRequest {
             resources,
         }),
         desired: Some(State::default()),
-        input: Some(structs::from_json(&input)),
+        input: Some(common::structs::from_json(&input)),
         ..RunFunctionRequest::default()
     }
 }

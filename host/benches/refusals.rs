@@ -14,18 +14,6 @@ mod common;
 #[path = "../tests/hostile/mod.rs"]
 mod hostile;
 
-#[allow(unreachable_pub, clippy::all, clippy::pedantic)]
-mod proto {
-    pub mod v1 {
-        include!(concat!(env!("OUT_DIR"), "/apiextensions.r#fn.proto.v1.rs"));
-    }
-}
-
-// Its unit tests compile here too, without a harness to run them.
-#[allow(dead_code, unreachable_pub, unused_imports)]
-#[path = "../src/function/structs.rs"]
-mod structs;
-
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::net::TcpStream;
 use std::path::Path;
@@ -35,8 +23,8 @@ use std::time::{Duration, Instant};
 use serde_json::{Value as Json, json};
 use tonic::transport::Channel;
 
+use common::proto::v1::{Resource, RunFunctionRequest, RunFunctionResponse, State};
 use hostile::{measure, mib};
-use proto::v1::{Resource, RunFunctionRequest, RunFunctionResponse, State};
 
 const XPRENDER: &str = env!("CARGO_BIN_EXE_xprender");
 
@@ -239,13 +227,13 @@ fn function_request(request: &str) -> RunFunctionRequest {
     RunFunctionRequest {
         observed: Some(State {
             composite: Some(Resource {
-                resource: Some(structs::from_json(&r["xr"])),
+                resource: Some(common::structs::from_json(&r["xr"])),
                 ..Resource::default()
             }),
             ..State::default()
         }),
         desired: Some(State::default()),
-        input: Some(structs::from_json(&input)),
+        input: Some(common::structs::from_json(&input)),
         ..RunFunctionRequest::default()
     }
 }
