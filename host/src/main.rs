@@ -10,6 +10,25 @@ macro_rules! debug {
 }
 pub(crate) use debug;
 
+/// `print!` that ends the process quietly when stdout's reader has gone away.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::stdout::print(format_args!($($arg)*))
+    };
+}
+pub(crate) use out;
+
+/// `println!` that ends the process quietly when stdout's reader has gone away.
+macro_rules! outln {
+    () => {
+        $crate::stdout::print(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::stdout::print(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+pub(crate) use outln;
+
 mod cli;
 mod cluster;
 mod commands;
@@ -18,6 +37,7 @@ mod go_duration;
 mod io;
 mod positions;
 mod runtime;
+mod stdout;
 mod trace;
 mod xpkg;
 
@@ -29,6 +49,7 @@ fn main() -> ExitCode {
     let cli = cli::Cli::parse();
     match commands::run(cli) {
         Ok(code) => code,
+        Err(e) if stdout::is_broken_pipe(&e) => ExitCode::from(stdout::EXIT_BROKEN_PIPE),
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(commands::exit_code(&e))

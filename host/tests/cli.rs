@@ -1066,3 +1066,40 @@ fn deeply_nested_values_render() {
         "{err}"
     );
 }
+
+/// A reader that has gone away (`xprender ... | head`) ends the command quietly
+/// with SIGPIPE's status, as Crossplane's Go CLI ends, instead of a panic.
+#[test]
+fn closed_stdout_ends_quietly() {
+    let (xr, composition, observed) = (
+        example("xr.yaml"),
+        example("composition.yaml"),
+        example("observed.yaml"),
+    );
+    let render = [
+        "render",
+        xr.to_str().unwrap(),
+        composition.to_str().unwrap(),
+        "--observed-resources",
+        observed.to_str().unwrap(),
+    ];
+    let cases: [&[&str]; 4] = [
+        &["version"],
+        &["completions", "bash"],
+        &render,
+        &[&render[..], &["--output", "json"]].concat(),
+    ];
+    for args in cases {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = xprender()
+            .args(args)
+            .stdout(writer)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(141), "{args:?}: {stderr}");
+        assert_eq!(stderr, "", "{args:?}");
+    }
+}

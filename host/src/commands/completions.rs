@@ -12,6 +12,8 @@ pub(crate) struct CompletionsArgs {
 
 pub(crate) fn run(args: &CompletionsArgs) -> anyhow::Result<ExitCode> {
     let mut cmd = crate::cli::Cli::command();
-    clap_complete::generate(args.shell, &mut cmd, "xprender", &mut std::io::stdout());
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut cmd, "xprender", &mut script);
+    crate::out!("{}", String::from_utf8_lossy(&script));
     Ok(ExitCode::from(super::EXIT_OK))
 }

@@ -133,7 +133,7 @@ pub(crate) struct ListArgs {
 }
 
 fn print_json(v: &Value) -> Result<()> {
-    println!("{}", serde_json::to_string_pretty(v)?);
+    crate::outln!("{}", serde_json::to_string_pretty(v)?);
     Ok(())
 }
 
@@ -167,7 +167,7 @@ pub(crate) fn deps(args: &DepsArgs) -> Result<()> {
     match args.output {
         Output::Json => print_json(&graph.to_json()),
         Output::Text => {
-            print!("{}", graph.to_tree());
+            crate::out!("{}", graph.to_tree());
             Ok(())
         }
     }
@@ -209,7 +209,7 @@ pub(crate) fn index(args: &IndexArgs) -> Result<()> {
     match &args.file {
         Some(f) => std::fs::write(f, text).with_context(|| format!("writing {}", f.display())),
         None => {
-            print!("{text}");
+            crate::out!("{text}");
             Ok(())
         }
     }
@@ -259,7 +259,7 @@ pub(crate) fn install(args: &InstallArgs) -> Result<()> {
     match args.output {
         Output::Json => print_json(&report.to_json()),
         Output::Text => {
-            print!("{}", report.to_text());
+            crate::out!("{}", report.to_text());
             Ok(())
         }
     }
@@ -303,7 +303,7 @@ pub(crate) fn uninstall(args: &UninstallArgs) -> Result<()> {
     match args.output {
         Output::Json => print_json(&report.to_json()),
         Output::Text => {
-            print!("{}", report.to_text());
+            crate::out!("{}", report.to_text());
             Ok(())
         }
     }
@@ -348,7 +348,7 @@ pub(crate) fn list(args: &ListArgs) -> Result<()> {
         })
         .collect();
     if rows.is_empty() {
-        println!("No packages installed.");
+        crate::outln!("No packages installed.");
         return Ok(());
     }
     let head = ["NAME", "KIND", "PACKAGE", "MODE", "DEPENDS ON"];
@@ -364,7 +364,7 @@ pub(crate) fn list(args: &ListArgs) -> Result<()> {
             .zip(widths)
             .map(|(c, w)| format!("{c:w$}"))
             .collect();
-        println!("{}", line.join("  ").trim_end());
+        crate::outln!("{}", line.join("  ").trim_end());
     }
     Ok(())
 }

@@ -49,7 +49,7 @@ pub(crate) fn run(args: &PlaygroundArgs) -> anyhow::Result<ExitCode> {
     let listener = TcpListener::bind(("127.0.0.1", args.port))
         .map_err(|e| input_error!("cannot listen on 127.0.0.1:{}: {e}", args.port))?;
     let addr = listener.local_addr()?;
-    println!("xprender playground: http://{addr}/");
+    crate::outln!("xprender playground: http://{addr}/");
     match &site {
         Site::Embedded => eprintln!("serving the embedded playground (Ctrl-C to stop)"),
         Site::Dir(root) => eprintln!("serving {} (Ctrl-C to stop)", root.display()),

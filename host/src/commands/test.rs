@@ -79,12 +79,12 @@ pub(crate) fn run(args: &TestArgs) -> anyhow::Result<ExitCode> {
         let failures = run_case(case, args.update)?;
         let suite = case.file.display().to_string();
         if failures.is_empty() {
-            println!("PASS {suite}: {}", case.name);
+            crate::outln!("PASS {suite}: {}", case.name);
         } else {
-            println!("FAIL {suite}: {}", case.name);
+            crate::outln!("FAIL {suite}: {}", case.name);
             for f in &failures {
                 for line in f.lines() {
-                    println!("    {line}");
+                    crate::outln!("    {line}");
                 }
             }
         }
@@ -96,7 +96,7 @@ pub(crate) fn run(args: &TestArgs) -> anyhow::Result<ExitCode> {
         });
     }
     let failed = outcomes.iter().filter(|o| !o.failures.is_empty()).count();
-    println!("\n{} passed, {failed} failed", outcomes.len() - failed);
+    crate::outln!("\n{} passed, {failed} failed", outcomes.len() - failed);
     if let Some(path) = &args.junit {
         std::fs::write(path, junit(&outcomes))
             .map_err(|e| input_error!("cannot write {}: {e}", path.display()))?;

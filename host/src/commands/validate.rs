@@ -404,6 +404,6 @@ fn print_json(entries: &[Entry], s: &Summary) -> anyhow::Result<()> {
             "warnings": s.warnings,
         }
     });
-    println!("{}", serde_json::to_string_pretty(&doc)?);
+    crate::outln!("{}", serde_json::to_string_pretty(&doc)?);
     Ok(())
 }

@@ -40,15 +40,15 @@ pub(crate) fn run(args: &VersionArgs) -> anyhow::Result<ExitCode> {
         .map_err(|e| super::RenderFailed(e.to_string()))?;
     let sha = runtime::hex(&Sha256::digest(&wasm));
     let version = env!("CARGO_PKG_VERSION");
-    println!("xprender {version}");
-    println!("host:     {version}");
+    crate::outln!("xprender {version}");
+    crate::outln!("host:     {version}");
     if args.engine.is_some() {
-        println!("engine:   {origin}");
+        crate::outln!("engine:   {origin}");
     } else {
-        println!("engine:   {version} ({origin})");
+        crate::outln!("engine:   {version} ({origin})");
     }
-    println!("module:   {} bytes, sha256 {sha}", wasm.len());
-    println!("abi:      {abi}");
-    println!("wasmtime: {}", env!("XPRENDER_WASMTIME_VERSION"));
+    crate::outln!("module:   {} bytes, sha256 {sha}", wasm.len());
+    crate::outln!("abi:      {abi}");
+    crate::outln!("wasmtime: {}", env!("XPRENDER_WASMTIME_VERSION"));
     Ok(ExitCode::from(super::EXIT_OK))
 }

@@ -154,7 +154,7 @@ fn pull(reference: &str, out: Option<&Path>, opts: &Options) -> Result<()> {
             std::fs::write(&dest, bytes).with_context(|| format!("writing {}", dest.display()))?;
         }
     }
-    println!("{reference} {}", loaded.digest.as_deref().unwrap_or("-"));
+    crate::outln!("{reference} {}", loaded.digest.as_deref().unwrap_or("-"));
     Ok(())
 }
 
@@ -185,7 +185,7 @@ fn inspect(target: &str, format: Format, opts: &Options) -> Result<()> {
         Format::Json => serde_json::to_string_pretty(&doc)? + "\n",
         Format::Yaml => serde_saphyr::to_string(&doc).context("writing YAML")?,
     };
-    print!("{text}");
+    crate::out!("{text}");
     Ok(())
 }
 
@@ -232,6 +232,6 @@ fn push(file: &Path, reference: &str, opts: &Options) -> Result<()> {
     }
     reg.authorize_push()?;
     let digest = reg.push(&layout)?;
-    println!("{} {digest}", reg.reference.whole());
+    crate::outln!("{} {digest}", reg.reference.whole());
     Ok(())
 }
