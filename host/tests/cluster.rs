@@ -8,26 +8,25 @@ use std::collections::BTreeMap;
 use std::io::Write as _;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use kube::api::{
     Api, ApiResource, DynamicObject, GroupVersionKind, ListParams, Patch, PatchParams,
 };
-use kube::config::{KubeConfigOptions, Kubeconfig};
 use kube::discovery::Scope;
 use serde_json::{Value, json};
 
-const NEEDS: &str = "needs kube-apiserver; scripts/suites/70-cluster.sh runs them";
-
-/// The binary under test; `XPRENDER_BIN` overrides it (a copy, when a shared target directory
-/// may be rebuilt by other checkouts during the run).
-fn xprender_bin() -> PathBuf {
-    std::env::var_os("XPRENDER_BIN").map_or_else(
-        || PathBuf::from(env!("CARGO_BIN_EXE_xprender")),
-        PathBuf::from,
-    )
+/// The servers and tools these tests share with the other live-server tests.
+mod live {
+    pub(crate) mod apiserver;
+    pub(crate) mod tools;
 }
+
+use live::apiserver::{Run, Servers};
+use live::tools::{free_port, xprender_bin};
+
+const NEEDS: &str = "needs kube-apiserver; scripts/suites/70-cluster.sh runs them";
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -35,164 +34,25 @@ fn data(name: &str) -> PathBuf {
         .join(name)
 }
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("free port")
-}
-
-/// etcd + kube-apiserver in a temp dir; both stopped (and the dir removed) on drop, panics included.
+/// etcd + kube-apiserver with users `admin` and `bob` (no RBAC grants).
 struct ApiServer {
-    children: Vec<Child>,
-    dir: PathBuf,
-    kubeconfig: PathBuf,
-}
-
-impl Drop for ApiServer {
-    fn drop(&mut self) {
-        for c in self.children.iter_mut().rev() {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-        if std::thread::panicking() {
-            eprintln!("logs kept in {}", self.dir.display());
-        } else {
-            let _ = std::fs::remove_dir_all(&self.dir);
-        }
-    }
-}
-
-fn run_ok(cmd: &mut Command) {
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    servers: Servers,
 }
 
 impl ApiServer {
     fn start() -> ApiServer {
-        let bin = std::env::var("XPRENDER_KUBE_APISERVER")
-            .expect("XPRENDER_KUBE_APISERVER must name a kube-apiserver binary (scripts/kube-apiserver.sh builds one)");
-        let dir = std::env::temp_dir().join(format!(
-            "xprender-cluster-{}-{}",
-            std::process::id(),
-            free_port()
-        ));
-        std::fs::create_dir_all(dir.join("certs")).unwrap();
-        let mut server = ApiServer {
-            children: Vec::new(),
-            dir: dir.clone(),
-            kubeconfig: dir.join("kubeconfig"),
-        };
-
-        let (etcd_port, peer_port, api_port) = (free_port(), free_port(), free_port());
-        let etcd_url = format!("http://127.0.0.1:{etcd_port}");
-        let peer_url = format!("http://127.0.0.1:{peer_port}");
-        let log = |name: &str| Stdio::from(std::fs::File::create(dir.join(name)).unwrap());
-        server.children.push(
-            Command::new("etcd")
-                .args(["--name", "xprender", "--data-dir"])
-                .arg(dir.join("etcd"))
-                .args([
-                    "--listen-client-urls",
-                    &etcd_url,
-                    "--advertise-client-urls",
-                    &etcd_url,
-                ])
-                .args([
-                    "--listen-peer-urls",
-                    &peer_url,
-                    "--initial-advertise-peer-urls",
-                    &peer_url,
-                ])
-                .args(["--initial-cluster", &format!("xprender={peer_url}")])
-                .stdout(log("etcd.log"))
-                .stderr(log("etcd.err"))
-                .spawn()
-                .expect("cannot start etcd"),
-        );
-
-        let key = dir.join("sa.key");
-        let public = dir.join("sa.pub");
-        run_ok(
-            Command::new("openssl")
-                .args(["genrsa", "-out"])
-                .arg(&key)
-                .arg("2048")
-                .stderr(Stdio::piped()),
-        );
-        run_ok(
-            Command::new("openssl")
-                .args(["rsa", "-pubout", "-in"])
-                .arg(&key)
-                .arg("-out")
-                .arg(&public),
-        );
-        std::fs::write(
-            dir.join("tokens.csv"),
-            "admin-token,admin,1,\"system:masters\"\nbob-token,bob,2\n",
-        )
-        .unwrap();
-        let p = |f: &Path| f.to_str().unwrap().to_string();
-        server.children.push(
-            Command::new(bin)
-                .arg(format!("--etcd-servers={etcd_url}"))
-                .args([
-                    "--bind-address=127.0.0.1",
-                    "--advertise-address=127.0.0.1",
-                    "--insecure-port=0",
-                ])
-                .arg(format!("--secure-port={api_port}"))
-                .arg(format!("--cert-dir={}", p(&dir.join("certs"))))
-                .arg(format!("--token-auth-file={}", p(&dir.join("tokens.csv"))))
-                .arg("--authorization-mode=RBAC")
-                .arg("--service-account-issuer=https://kubernetes.default.svc")
-                .arg(format!("--service-account-key-file={}", p(&public)))
-                .arg(format!("--service-account-signing-key-file={}", p(&key)))
-                .args([
-                    "--service-cluster-ip-range=10.96.0.0/24",
-                    "--disable-admission-plugins=ServiceAccount",
-                ])
-                .stdout(log("apiserver.log"))
-                .stderr(log("apiserver.err"))
-                .spawn()
-                .expect("cannot start kube-apiserver"),
-        );
-
-        // The serving certificate appears once the apiserver is up.
-        let ca = dir.join("certs/apiserver.crt");
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while !ca.exists() {
-            assert!(
-                Instant::now() < deadline,
-                "kube-apiserver wrote no certificate; see {}",
-                dir.display()
-            );
-            std::thread::sleep(Duration::from_millis(200));
+        ApiServer {
+            servers: Servers::start(&["bob"]),
         }
-        let kubeconfig = format!(
-            "apiVersion: v1\nkind: Config\nclusters:\n- name: test\n  cluster: {{server: \"https://127.0.0.1:{api_port}\", certificate-authority: \"{}\"}}\n\
-             users:\n- name: admin\n  user: {{token: admin-token}}\n- name: bob\n  user: {{token: bob-token}}\n\
-             contexts:\n- name: admin\n  context: {{cluster: test, user: admin}}\n- name: bob\n  context: {{cluster: test, user: bob}}\n\
-             current-context: admin\n",
-            p(&ca)
-        );
-        std::fs::write(&server.kubeconfig, kubeconfig).unwrap();
-        server
+    }
+
+    /// Scratch space beside the servers' logs, removed when the test passes.
+    fn dir(&self) -> &Path {
+        &self.servers.dir
     }
 
     async fn client(&self) -> kube::Client {
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        let kc = Kubeconfig::read_from(&self.kubeconfig).unwrap();
-        let config = kube::Config::from_custom_kubeconfig(kc, &KubeConfigOptions::default())
-            .await
-            .unwrap();
-        kube::Client::try_from(config).unwrap()
+        self.servers.client().await
     }
 
     /// Ready: the default namespace and the discovery RBAC binding exist (post-start hooks ran).
@@ -216,7 +76,7 @@ impl ApiServer {
             assert!(
                 Instant::now() < deadline,
                 "kube-apiserver not ready; logs in {}",
-                self.dir.display()
+                self.servers.dir.display()
             );
             tokio::time::sleep(Duration::from_millis(300)).await;
         }
@@ -224,15 +84,11 @@ impl ApiServer {
 
     fn xprender(&self, args: &[&str]) -> Run {
         let mut cmd = Command::new(xprender_bin());
-        cmd.args(args).arg("--kubeconfig").arg(&self.kubeconfig);
+        cmd.args(args)
+            .arg("--kubeconfig")
+            .arg(&self.servers.kubeconfig);
         run(cmd)
     }
-}
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
 }
 
 impl Run {
@@ -244,15 +100,10 @@ impl Run {
 }
 
 fn run(mut cmd: Command) -> Run {
-    let out = cmd
-        .env("NO_COLOR", "1")
+    cmd.env("NO_COLOR", "1")
         .output()
-        .expect("cannot run xprender");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+        .expect("cannot run xprender")
+        .into()
 }
 
 /// The cluster-wide API of a kind (and whether it is namespaced); `None` until it is served.
@@ -744,7 +595,7 @@ fn render_diff_apply_against_a_live_api_server() {
         "{}",
         e.stderr
     );
-    let missing = server.dir.join("composition-missing-crd.yaml");
+    let missing = server.dir().join("composition-missing-crd.yaml");
     std::fs::write(
         &missing,
         std::fs::read_to_string(data("composition.yaml"))
@@ -932,7 +783,7 @@ fn composition_variant(name: &str, acl: &str) -> String {
 fn a_render_that_fails_after_the_apply_against_a_live_api_server() {
     let (server, rt, client) = bucket_server();
     let target = "xbuckets/my-bucket";
-    let file = server.dir.join("required-key.yaml");
+    let file = server.dir().join("required-key.yaml");
     let mut text = std::fs::read_to_string(data("composition.yaml")).unwrap();
     text.push_str(
         "        - type: ToCompositeFieldPath\n          fromFieldPath: status.atProvider.keyId\n          toFieldPath: status.keyId\n          policy: {fromFieldPath: Required}\n",
@@ -1005,7 +856,7 @@ fn local_and_package_compositions_against_a_live_api_server() {
     let target = "xbuckets/my-bucket";
 
     // A package with two Compositions for XBucket: the live one and a public-read variant.
-    let dir = server.dir.join("package");
+    let dir = server.dir().join("package");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
         dir.join("crossplane.yaml"),
@@ -1018,7 +869,7 @@ fn local_and_package_compositions_against_a_live_api_server() {
         composition_variant("xbuckets-public", "public-read"),
     )
     .unwrap();
-    let package = server.dir.join("buckets.xpkg");
+    let package = server.dir().join("buckets.xpkg");
     let package = package.to_str().unwrap();
     let b = xprender_offline(&["xpkg", "build", dir.to_str().unwrap(), "-o", package]);
     assert_eq!(b.code, 0, "xpkg build: {}", b.stderr);
@@ -1109,7 +960,7 @@ fn local_and_package_compositions_against_a_live_api_server() {
     );
 
     // A local file with the only Composition for the XR's type: used whatever the XR selects.
-    let file = server.dir.join("logging.yaml");
+    let file = server.dir().join("logging.yaml");
     std::fs::write(
         &file,
         composition_variant("xbuckets-logging", "log-delivery-write"),
@@ -1149,7 +1000,7 @@ fn local_and_package_compositions_against_a_live_api_server() {
     );
 
     // A package without a Composition for the XR is named as such.
-    let other = server.dir.join("other");
+    let other = server.dir().join("other");
     std::fs::create_dir_all(&other).unwrap();
     std::fs::copy(dir.join("crossplane.yaml"), other.join("crossplane.yaml")).unwrap();
     std::fs::write(
@@ -1157,7 +1008,7 @@ fn local_and_package_compositions_against_a_live_api_server() {
         composition_variant("widgets", "private").replace("kind: XBucket", "kind: XWidget"),
     )
     .unwrap();
-    let other_pkg = server.dir.join("other.xpkg");
+    let other_pkg = server.dir().join("other.xpkg");
     let other_pkg = other_pkg.to_str().unwrap();
     assert_eq!(
         xprender_offline(&["xpkg", "build", other.to_str().unwrap(), "-o", other_pkg]).code,

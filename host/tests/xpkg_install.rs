@@ -6,218 +6,61 @@
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
-use std::net::{TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use kube::api::{Api, ApiResource, DynamicObject, GroupVersionKind, Patch, PatchParams};
-use kube::config::{KubeConfigOptions, Kubeconfig};
 use serde_json::{Value, json};
 use sha2::Digest as _;
+
+/// The servers and tools these tests share with the other live-server tests.
+mod live {
+    pub(crate) mod apiserver;
+    pub(crate) mod registry;
+    pub(crate) mod tools;
+}
+
+use live::apiserver::{Run, Servers};
+use live::tools::{free_port, xprender_bin};
 
 const IGNORE: &str =
     "needs kube-apiserver and docker-registry; scripts/suites/70-cluster.sh runs them";
 
-fn xprender_bin() -> PathBuf {
-    std::env::var_os("XPRENDER_BIN").map_or_else(
-        || PathBuf::from(env!("CARGO_BIN_EXE_xprender")),
-        PathBuf::from,
-    )
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("free port")
-}
-
-fn which(bin: &str) -> PathBuf {
-    std::env::var_os("PATH")
-        .and_then(|p| {
-            std::env::split_paths(&p)
-                .map(|d| d.join(bin))
-                .find(|p| p.is_file())
-        })
-        .unwrap_or_else(|| {
-            panic!("{bin} is not installed; scripts/suites/70-cluster.sh installs it")
-        })
-}
-
-/// etcd, kube-apiserver and a registry in a temp dir, all stopped on drop.
+/// etcd, kube-apiserver (user `admin`) and a registry in a temp dir, all stopped on drop.
 struct World {
-    children: Vec<Child>,
-    dir: PathBuf,
-    kubeconfig: PathBuf,
+    servers: Servers,
     registry: String,
-}
-
-impl Drop for World {
-    fn drop(&mut self) {
-        for c in self.children.iter_mut().rev() {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-        if std::thread::panicking() {
-            eprintln!("logs kept in {}", self.dir.display());
-        } else {
-            let _ = std::fs::remove_dir_all(&self.dir);
-        }
-    }
-}
-
-fn up(url: &str) -> bool {
-    let Some(addr) = url.strip_prefix("http://") else {
-        return false;
-    };
-    let Ok(mut s) = TcpStream::connect(addr) else {
-        return false;
-    };
-    let _ = write!(s, "GET /v2/ HTTP/1.0\r\n\r\n");
-    let mut buf = String::new();
-    let _ = std::io::Read::read_to_string(&mut s, &mut buf);
-    buf.starts_with("HTTP/1.0 200") || buf.starts_with("HTTP/1.1 200")
 }
 
 impl World {
     fn start() -> World {
-        let apiserver = std::env::var("XPRENDER_KUBE_APISERVER")
-            .expect("XPRENDER_KUBE_APISERVER must name a kube-apiserver binary (scripts/kube-apiserver.sh builds one)");
-        let d = tempfile::tempdir().unwrap().keep();
-        std::fs::create_dir_all(d.join("certs")).unwrap();
-        let log = |name: &str| Stdio::from(std::fs::File::create(d.join(name)).unwrap());
-        let mut children = Vec::new();
-
+        let mut servers = Servers::start(&[]);
         let reg_port = free_port();
-        std::fs::write(
-            d.join("registry.yml"),
-            format!(
-                "version: 0.1\nlog: {{level: error, accesslog: {{disabled: true}}}}\nstorage: {{filesystem: {{rootdirectory: {}}}, delete: {{enabled: true}}}}\nhttp: {{addr: 127.0.0.1:{reg_port}}}\nhealth: {{storagedriver: {{enabled: false}}}}\n",
-                d.join("storage").display()
-            ),
-        )
-        .unwrap();
-        children.push(
-            Command::new(which("docker-registry"))
-                .arg("serve")
-                .arg(d.join("registry.yml"))
-                .stdout(log("registry.log"))
-                .stderr(log("registry.err"))
-                .spawn()
-                .unwrap(),
+        servers.spawn(&mut live::registry::command(
+            &servers.dir,
+            reg_port,
+            false,
+            None,
+        ));
+        assert!(
+            live::registry::wait_up(reg_port),
+            "docker-registry did not start; see {}",
+            servers.dir.display()
         );
-
-        let (etcd_port, peer_port, api_port) = (free_port(), free_port(), free_port());
-        let etcd_url = format!("http://127.0.0.1:{etcd_port}");
-        let peer_url = format!("http://127.0.0.1:{peer_port}");
-        children.push(
-            Command::new(which("etcd"))
-                .args(["--name", "xprender", "--data-dir"])
-                .arg(d.join("etcd"))
-                .args([
-                    "--listen-client-urls",
-                    &etcd_url,
-                    "--advertise-client-urls",
-                    &etcd_url,
-                ])
-                .args([
-                    "--listen-peer-urls",
-                    &peer_url,
-                    "--initial-advertise-peer-urls",
-                    &peer_url,
-                ])
-                .args(["--initial-cluster", &format!("xprender={peer_url}")])
-                .stdout(log("etcd.log"))
-                .stderr(log("etcd.err"))
-                .spawn()
-                .unwrap(),
-        );
-        let (key, public) = (d.join("sa.key"), d.join("sa.pub"));
-        for args in [
-            vec!["genrsa", "-out", key.to_str().unwrap(), "2048"],
-            vec![
-                "rsa",
-                "-pubout",
-                "-in",
-                key.to_str().unwrap(),
-                "-out",
-                public.to_str().unwrap(),
-            ],
-        ] {
-            let out = Command::new("openssl").args(&args).output().unwrap();
-            assert!(out.status.success(), "openssl {args:?} failed");
-        }
-        std::fs::write(
-            d.join("tokens.csv"),
-            "admin-token,admin,1,\"system:masters\"\n",
-        )
-        .unwrap();
-        children.push(
-            Command::new(apiserver)
-                .arg(format!("--etcd-servers={etcd_url}"))
-                .args([
-                    "--bind-address=127.0.0.1",
-                    "--advertise-address=127.0.0.1",
-                    "--insecure-port=0",
-                ])
-                .arg(format!("--secure-port={api_port}"))
-                .arg(format!("--cert-dir={}", d.join("certs").display()))
-                .arg(format!(
-                    "--token-auth-file={}",
-                    d.join("tokens.csv").display()
-                ))
-                .arg("--authorization-mode=RBAC")
-                .arg("--service-account-issuer=https://kubernetes.default.svc")
-                .arg(format!("--service-account-key-file={}", public.display()))
-                .arg(format!(
-                    "--service-account-signing-key-file={}",
-                    key.display()
-                ))
-                .args([
-                    "--service-cluster-ip-range=10.96.0.0/24",
-                    "--disable-admission-plugins=ServiceAccount",
-                ])
-                .stdout(log("apiserver.log"))
-                .stderr(log("apiserver.err"))
-                .spawn()
-                .unwrap(),
-        );
-        let ca = d.join("certs/apiserver.crt");
-        let registry = format!("127.0.0.1:{reg_port}");
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while !ca.exists() || !up(&format!("http://{registry}")) {
-            assert!(
-                Instant::now() < deadline,
-                "servers did not start; see {}",
-                d.display()
-            );
-            std::thread::sleep(Duration::from_millis(200));
-        }
-        let kubeconfig = d.join("kubeconfig");
-        std::fs::write(
-            &kubeconfig,
-            format!(
-                "apiVersion: v1\nkind: Config\nclusters:\n- name: test\n  cluster: {{server: \"https://127.0.0.1:{api_port}\", certificate-authority: \"{}\"}}\nusers:\n- name: admin\n  user: {{token: admin-token}}\ncontexts:\n- name: admin\n  context: {{cluster: test, user: admin}}\ncurrent-context: admin\n",
-                ca.display()
-            ),
-        )
-        .unwrap();
         World {
-            children,
-            dir: d,
-            kubeconfig,
-            registry,
+            servers,
+            registry: format!("127.0.0.1:{reg_port}"),
         }
     }
 
+    /// Scratch space beside the servers' logs, removed when the test passes.
+    fn dir(&self) -> &Path {
+        &self.servers.dir
+    }
+
     async fn client(&self) -> kube::Client {
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        let kc = Kubeconfig::read_from(&self.kubeconfig).unwrap();
-        let config = kube::Config::from_custom_kubeconfig(kc, &KubeConfigOptions::default())
-            .await
-            .unwrap();
-        let client = kube::Client::try_from(config).unwrap();
+        let client = self.servers.client().await;
         let deadline = Instant::now() + Duration::from_secs(90);
         // Ready once the RBAC bootstrap ran and CRDs can be created.
         while crd_api(&client).list(&Default::default()).await.is_err()
@@ -241,28 +84,23 @@ impl World {
 
     /// Runs the CLI with an isolated blob cache and the test kubeconfig.
     fn run(&self, args: &[&str]) -> Run {
-        let out = Command::new(xprender_bin())
+        Command::new(xprender_bin())
             .args(args)
-            .env("XPRENDER_CACHE_DIR", self.dir.join("cache"))
-            .env("DOCKER_CONFIG", self.dir.join("docker"))
-            .env("KUBECONFIG", &self.kubeconfig)
+            .env("XPRENDER_CACHE_DIR", self.dir().join("cache"))
+            .env("DOCKER_CONFIG", self.dir().join("docker"))
+            .env("KUBECONFIG", &self.servers.kubeconfig)
             .stdin(Stdio::null())
             .output()
-            .expect("cannot run xprender");
-        Run {
-            code: out.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-            args: args.iter().map(|a| (*a).to_owned()).collect(),
-        }
+            .expect("cannot run xprender")
+            .into()
     }
 
     fn ok(&self, args: &[&str]) -> Run {
         let r = self.run(args);
         assert_eq!(
             r.code, 0,
-            "xprender {:?} failed:\n{}\n{}",
-            r.args, r.stdout, r.stderr
+            "xprender {args:?} failed:\n{}\n{}",
+            r.stdout, r.stderr
         );
         r
     }
@@ -283,10 +121,10 @@ impl World {
     /// Builds `docs` into a package with `xpkg build` and pushes it as `repo:tag`.
     fn publish(&self, repo_tag: &str, docs: &[String]) -> String {
         let id = repo_tag.replace(['/', ':'], "_");
-        let src = self.dir.join("src").join(&id);
+        let src = self.dir().join("src").join(&id);
         std::fs::create_dir_all(&src).unwrap();
         std::fs::write(src.join("package.yaml"), docs.join("---\n")).unwrap();
-        let file = self.dir.join(format!("{id}.xpkg"));
+        let file = self.dir().join(format!("{id}.xpkg"));
         self.ok(&[
             "xpkg",
             "build",
@@ -306,7 +144,7 @@ impl World {
     /// Pushes a legacy `.registry/` image of these files as `repo:tag`.
     fn publish_legacy(&self, repo_tag: &str, files: &[(&str, String)]) {
         let file = self
-            .dir
+            .dir()
             .join(format!("{}.tar", repo_tag.replace(['/', ':'], "_")));
         std::fs::write(&file, legacy_layout(files)).unwrap();
         self.ok(&[
@@ -320,13 +158,6 @@ impl World {
     fn pkg(&self, repo: &str) -> String {
         format!("{}/{repo}", self.registry)
     }
-}
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-    args: Vec<String>,
 }
 
 fn sha(b: &[u8]) -> String {
@@ -869,7 +700,7 @@ fn legacy_package_by_crd_name_brings_its_crd_dependencies_first() {
             ),
         ],
     );
-    let index = w.dir.join("index.json");
+    let index = w.dir().join("index.json");
     w.ok(&[
         "xpkg",
         "index",
@@ -1088,7 +919,7 @@ fn crossplane_mode_writes_the_package_objects() {
     );
 
     // Crossplane pulls from a registry: a package file is refused in this mode.
-    let file = w.dir.join("org_app_v1.0.0.xpkg");
+    let file = w.dir().join("org_app_v1.0.0.xpkg");
     let e = w.fails(&["xpkg", "install", file.to_str().unwrap()]);
     assert!(
         e.contains("is a package file: Crossplane installs from a registry"),

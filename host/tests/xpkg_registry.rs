@@ -8,10 +8,17 @@ use std::io::{Read as _, Write as _};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use sha2::Digest as _;
+
+/// The registry and tools these tests share with the other live-server tests.
+mod live {
+    pub(crate) mod registry;
+    pub(crate) mod tools;
+}
+
+use live::tools::{free_port, which, xprender_bin};
 
 fn data(p: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -32,16 +39,9 @@ impl Registry {
     }
 
     fn start_with(auth: Option<(&str, &str)>) -> Self {
-        let bin = which("docker-registry");
         let dir = tempfile::tempdir().unwrap();
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let storage = dir.path().join("storage");
-        let mut auth_conf = String::new();
-        if let Some((user, pass)) = auth {
+        let port = free_port();
+        let htpasswd = auth.map(|(user, pass)| {
             let out = Command::new(which("htpasswd"))
                 .args(["-Bbn", user, pass])
                 .output()
@@ -49,45 +49,18 @@ impl Registry {
             assert!(out.status.success(), "htpasswd failed");
             let file = dir.path().join("htpasswd");
             std::fs::write(&file, out.stdout).unwrap();
-            auth_conf = format!(
-                "auth: {{htpasswd: {{realm: test, path: {}}}}}\n",
-                file.display()
-            );
-        }
-        let config = dir.path().join("config.yml");
-        std::fs::write(
-            &config,
-            format!(
-                "version: 0.1\nlog: {{level: info, accesslog: {{disabled: false}}}}\nstorage: {{filesystem: {{rootdirectory: {}}}, delete: {{enabled: true}}}}\nhttp: {{addr: 127.0.0.1:{port}}}\nhealth: {{storagedriver: {{enabled: false}}}}\n{auth_conf}",
-                storage.display()
-            ),
-        )
-        .unwrap();
-        let log = std::fs::File::create(dir.path().join("registry.log")).unwrap();
-        let child = Command::new(bin)
-            .arg("serve")
-            .arg(&config)
-            .stdout(log.try_clone().unwrap())
-            .stderr(log)
+            file
+        });
+        let child = live::registry::command(dir.path(), port, true, htpasswd.as_deref())
             .spawn()
-            .unwrap();
+            .expect("cannot start docker-registry");
         let reg = Self { child, dir, port };
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while Instant::now() < deadline {
-            if matches!(reg.http_status("/v2/"), Some(200 | 401)) {
-                return reg;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        panic!("registry did not start; log:\n{}", reg.log());
-    }
-
-    fn http_status(&self, path: &str) -> Option<u16> {
-        let mut s = TcpStream::connect(("127.0.0.1", self.port)).ok()?;
-        write!(s, "GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n").ok()?;
-        let mut buf = String::new();
-        s.read_to_string(&mut buf).ok()?;
-        buf.split_whitespace().nth(1)?.parse().ok()
+        assert!(
+            live::registry::wait_up(port),
+            "registry did not start; log:\n{}",
+            reg.log()
+        );
+        reg
     }
 
     fn host(&self) -> String {
@@ -122,18 +95,6 @@ impl Drop for Registry {
     }
 }
 
-fn which(bin: &str) -> PathBuf {
-    std::env::var_os("PATH")
-        .and_then(|p| {
-            std::env::split_paths(&p)
-                .map(|d| d.join(bin))
-                .find(|p| p.is_file())
-        })
-        .unwrap_or_else(|| {
-            panic!("{bin} is not installed; scripts/suites/60-registry.sh installs it")
-        })
-}
-
 /// Runs the CLI with an isolated cache and Docker config.
 struct Cli {
     home: tempfile::TempDir,
@@ -151,13 +112,7 @@ impl Cli {
     }
 
     fn run(&self, args: &[&str]) -> Output {
-        // XPRENDER_BIN: a copy of the binary, when a shared target directory may be rebuilt by
-        // other checkouts during the run.
-        let bin = std::env::var_os("XPRENDER_BIN").map_or_else(
-            || PathBuf::from(env!("CARGO_BIN_EXE_xprender")),
-            PathBuf::from,
-        );
-        Command::new(bin)
+        Command::new(xprender_bin())
             .args(args)
             .env("HOME", self.home.path())
             .env("DOCKER_CONFIG", self.home.path().join("docker"))
