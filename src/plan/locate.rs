@@ -80,7 +80,7 @@ fn skip_value(b: &[u8], mut i: usize) -> Option<usize> {
                 depth = depth.checked_sub(1)?;
                 i += 1;
             }
-            _ if depth > 0 => i += 1,
+            _ if depth > 0 => i = next_structural(b, i + 1)?,
             _ => {
                 // A scalar at the top: up to the next delimiter.
                 while !matches!(
@@ -98,14 +98,42 @@ fn skip_value(b: &[u8], mut i: usize) -> Option<usize> {
     }
 }
 
+/// Bytes that matter to the walk inside a container: quotes and brackets.
+const STRUCTURAL: [bool; 256] = byte_set(b"\"{}[]");
+/// Bytes that end a run inside a string: the closing quote and escapes.
+const IN_STRING: [bool; 256] = byte_set(b"\"\\");
+
+const fn byte_set(bytes: &[u8]) -> [bool; 256] {
+    let mut set = [false; 256];
+    let mut i = 0;
+    while i < bytes.len() {
+        set[bytes[i] as usize] = true;
+        i += 1;
+    }
+    set
+}
+
+/// The index of the first byte at or after `i` in `set`. Most of a
+/// Composition is names and values between brackets, so the walk spends its
+/// time here: one table lookup per byte, no bounds checks in the loop.
+#[inline(always)]
+fn next_in(b: &[u8], i: usize, set: &[bool; 256]) -> Option<usize> {
+    let rest = b.get(i..)?;
+    rest.iter().position(|&c| set[c as usize]).map(|n| i + n)
+}
+
+fn next_structural(b: &[u8], i: usize) -> Option<usize> {
+    next_in(b, i, &STRUCTURAL)
+}
+
 /// The index after the string whose opening quote is at `i`.
 fn skip_string(b: &[u8], i: usize) -> Option<usize> {
     let mut j = i + 1;
     loop {
-        match *b.get(j)? {
+        j = next_in(b, j, &IN_STRING)?;
+        match b[j] {
             b'"' => return Some(j + 1),
-            b'\\' => j += 2,
-            _ => j += 1,
+            _ => j += 2,
         }
     }
 }
