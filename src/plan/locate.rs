@@ -12,7 +12,14 @@ use std::ops::Range;
 /// `None` when there is no such member, when there are several, when a
 /// top-level key is escaped (it might spell `composition`), when the request
 /// is a documents request, or when the text is not an object this walk can read.
-pub(crate) fn composition(text: &str) -> Option<Range<usize>> {
+///
+/// `known` is asked first for the length of the value at the start of the
+/// text it is given (a Composition already read); only when it does not know
+/// is the value walked.
+pub(crate) fn composition(
+    text: &str,
+    mut known: impl FnMut(&str) -> Option<usize>,
+) -> Option<Range<usize>> {
     let b = text.as_bytes();
     let mut i = skip_ws(b, 0);
     if b.get(i) != Some(&b'{') {
@@ -30,7 +37,13 @@ pub(crate) fn composition(text: &str) -> Option<Range<usize>> {
             return None;
         }
         let start = skip_ws(b, i + 1);
-        let end = skip_value(b, start)?;
+        let end = match key {
+            b"composition" if found.is_none() => match text.get(start..).and_then(&mut known) {
+                Some(len) => start + len,
+                None => skip_value(b, start)?,
+            },
+            _ => skip_value(b, start)?,
+        };
         match key {
             b"composition" if found.is_some() => return None,
             b"composition" => found = Some(start..end),
@@ -143,7 +156,7 @@ mod tests {
     use super::composition;
 
     fn span(text: &str) -> Option<&str> {
-        composition(text).map(|r| &text[r])
+        composition(text, |_| None).map(|r| &text[r])
     }
 
     #[test]
@@ -170,5 +183,14 @@ mod tests {
         ] {
             assert_eq!(span(t), None, "{t}");
         }
+    }
+
+    #[test]
+    fn a_known_value_is_not_walked() {
+        let t = r#"{"xr":{},"composition":{"a":"b"} ,"o":1}"#;
+        let known = |at: &str| at.starts_with(r#"{"a":"b"}"#).then_some(9);
+        assert_eq!(composition(t, known).map(|r| &t[r]), Some(r#"{"a":"b"}"#));
+        let twice = r#"{"composition":{"a":"b"},"composition":{"a":"b"}}"#;
+        assert_eq!(composition(twice, known), None);
     }
 }
