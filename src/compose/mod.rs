@@ -335,9 +335,7 @@ fn with_desired_status(mut xr: Value, desired_xr: &Value) -> Value {
             .normalize()
             .unwrap_or_else(|_| status.clone());
         if let Value::Object(m) = &mut xr {
-            let slot = m
-                .entry("status".to_owned())
-                .or_insert_with(|| Value::Object(crate::value::Map::new()));
+            let slot = m.get_or_insert_with("status", || Value::Object(crate::value::Map::new()));
             environment::deep_merge(slot, &status);
         }
     }
