@@ -175,16 +175,12 @@ pub(crate) fn set_ready_condition(
         c.insert("lastTransitionTime".into(), t.into());
     }
     let Value::Object(root) = xr else { return };
-    let status = root
-        .entry("status".to_owned())
-        .or_insert_with(|| Value::Object(Map::new()));
+    let status = root.get_or_insert_with("status", || Value::Object(Map::new()));
     if !matches!(status, Value::Object(_)) {
         *status = Value::Object(Map::new());
     }
     let Value::Object(st) = status else { return };
-    let conds = st
-        .entry("conditions".to_owned())
-        .or_insert_with(|| Value::Array(Vec::new()));
+    let conds = st.get_or_insert_with("conditions", || Value::Array(Vec::new()));
     if !matches!(conds, Value::Array(_)) {
         *conds = Value::Array(Vec::new());
     }

@@ -89,3 +89,35 @@ fn deliberate_differences_hold() {
         Some(&Value::Int(2))
     );
 }
+
+/// The writer against serde_json: every value the engine reads is written as text serde_json
+/// reads back to the same value (the writer's Go escapes `\u003c`, `\u2028`… are plain JSON).
+#[test]
+fn engine_writer_round_trips_through_serde_json() {
+    let mut texts: Vec<String> = corpus().into_iter().map(|(_, t)| t).collect();
+    // Runs of plain bytes around every character the writer escapes, at every offset.
+    for special in [
+        "\"", "\\", "\n", "\u{1}", "\u{1f}", "<", ">", "&", "\u{2028}", "\u{2029}",
+    ] {
+        for pre in 0..18 {
+            let s = format!(
+                "{}{special}{}é\u{2027}",
+                "a".repeat(pre),
+                "b".repeat(pre % 5)
+            );
+            texts.push(serde_json::to_string(&s).unwrap());
+        }
+    }
+    let mut failures = Vec::new();
+    for text in &texts {
+        let Ok(v) = xprender::Value::from_json(text) else {
+            continue;
+        };
+        let written = v.to_json();
+        match serde_json::from_str::<serde_json::Value>(&written) {
+            Ok(r) if json_diff::same(&v, &r) => {}
+            other => failures.push(format!("{text:?} written {written:?}: {other:?}")),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -35,8 +35,7 @@ fn metadata_mut(obj: &mut Value) -> Option<&mut Map> {
     let Value::Object(root) = obj else {
         return None;
     };
-    root.entry("metadata".to_owned())
-        .or_insert_with(|| Value::Object(Map::new()))
+    root.get_or_insert_with("metadata", || Value::Object(Map::new()))
         .as_object_mut()
 }
 
@@ -46,7 +45,7 @@ pub(crate) fn set_meta_str(obj: &mut Value, key: &str, value: &str) {
         if value.is_empty() {
             m.remove(key);
         } else {
-            m.insert(key.to_owned(), value.into());
+            m.set(key, value.into());
         }
     }
 }
@@ -54,15 +53,13 @@ pub(crate) fn set_meta_str(obj: &mut Value, key: &str, value: &str) {
 /// Merges string entries into `metadata.labels` / `metadata.annotations`.
 fn add_entries(obj: &mut Value, map: &str, entries: &[(&str, &str)]) {
     let Some(m) = metadata_mut(obj) else { return };
-    let target = m
-        .entry(map.to_owned())
-        .or_insert_with(|| Value::Object(Map::new()));
+    let target = m.get_or_insert_with(map, || Value::Object(Map::new()));
     if !matches!(target, Value::Object(_)) {
         *target = Value::Object(Map::new());
     }
     if let Value::Object(t) = target {
         for (k, v) in entries {
-            t.insert((*k).to_owned(), (*v).into());
+            t.set(k, (*v).into());
         }
     }
 }
@@ -102,9 +99,7 @@ pub(crate) fn default_connection_secret_ref(xr: &mut Value, composition: &Value)
     let Value::Object(root) = xr else {
         return Ok(());
     };
-    let spec = root
-        .entry("spec".to_owned())
-        .or_insert_with(|| Value::Object(Map::new()));
+    let spec = root.get_or_insert_with("spec", || Value::Object(Map::new()));
     let Value::Object(spec) = spec else {
         return Ok(());
     };
@@ -175,9 +170,7 @@ fn add_controller_reference(cd: &mut Value, xr: &Value) -> Result<()> {
     let Some(m) = metadata_mut(cd) else {
         return Ok(());
     };
-    let refs = m
-        .entry("ownerReferences".to_owned())
-        .or_insert_with(|| Value::Array(Vec::new()));
+    let refs = m.get_or_insert_with("ownerReferences", || Value::Array(Vec::new()));
     if !matches!(refs, Value::Array(_)) {
         *refs = Value::Array(Vec::new());
     }

@@ -21,6 +21,7 @@ mod validate;
 mod wire;
 
 use std::borrow::Cow;
+use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
 use crate::connection::Details;
@@ -334,9 +335,7 @@ fn with_desired_status(mut xr: Value, desired_xr: &Value) -> Value {
             .normalize()
             .unwrap_or_else(|_| status.clone());
         if let Value::Object(m) = &mut xr {
-            let slot = m
-                .entry("status".to_owned())
-                .or_insert_with(|| Value::Object(crate::value::Map::new()));
+            let slot = m.get_or_insert_with("status", || Value::Object(crate::value::Map::new()));
             environment::deep_merge(slot, &status);
         }
     }
@@ -368,30 +367,55 @@ fn composite_readiness(st: &State<'_>) -> (bool, Option<String>) {
 pub(crate) fn applied<'v>(observed: Option<&Value>, desired: &'v Value) -> Cow<'v, Value> {
     match observed {
         None => Cow::Borrowed(desired),
-        Some(o) => {
-            let mut out = o.clone();
-            merge_patch(&mut out, desired);
-            Cow::Owned(out)
-        }
+        Some(o) => Cow::Owned(merge_patched(o, desired)),
     }
 }
 
-fn merge_patch(target: &mut Value, patch: &Value) {
+/// `target` with `patch` applied as a JSON merge patch, built in one pass:
+/// members are taken from whichever side wins, so nothing `patch` replaces
+/// is copied first, and both sides are walked in key order, so no member is
+/// looked up or inserted into the middle of a map.
+fn merge_patched(target: &Value, patch: &Value) -> Value {
     let Value::Object(p) = patch else {
-        *target = patch.clone();
-        return;
+        return patch.clone();
     };
-    if !matches!(target, Value::Object(_)) {
-        *target = Value::Object(crate::value::Map::new());
-    }
-    let Value::Object(t) = target else { return };
-    for (k, v) in p {
-        if v.is_null() {
-            t.remove(k);
-        } else {
-            merge_patch(t.entry(k.clone()).or_insert(Value::Null), v);
+    let empty = crate::value::Map::new();
+    let t = match target {
+        Value::Object(t) => t,
+        _ => &empty,
+    };
+    let mut out = Vec::with_capacity(t.len().max(p.len()));
+    let (mut ti, mut pi) = (t.iter().peekable(), p.iter().peekable());
+    loop {
+        let order = match (ti.peek(), pi.peek()) {
+            (None, None) => break,
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (Some((tk, _)), Some((pk, _))) => tk.cmp(pk),
+        };
+        match order {
+            Ordering::Less => {
+                if let Some((k, v)) = ti.next() {
+                    out.push((k.clone(), v.clone()));
+                }
+            }
+            Ordering::Greater => {
+                if let Some((k, v)) = pi.next()
+                    && !v.is_null()
+                {
+                    out.push((k.clone(), merge_patched(&Value::Null, v)));
+                }
+            }
+            Ordering::Equal => {
+                if let (Some((k, tv)), Some((_, v))) = (ti.next(), pi.next())
+                    && !v.is_null()
+                {
+                    out.push((k.clone(), merge_patched(tv, v)));
+                }
+            }
         }
     }
+    Value::Object(crate::value::Map::from_sorted(out))
 }
 
 /// Fatal errors carry the `Render` kind even when a NotFound caused them.
@@ -418,5 +442,46 @@ mod tests {
             v(r#"{"a":{"b":9,"c":2},"d":[2],"s":{"ok":true}}"#)
         );
         assert_eq!(*applied(None, &desired), desired);
+    }
+
+    /// The patch applied in place, member by member (RFC 7386's pseudocode).
+    fn merge_patch(target: &mut Value, patch: &Value) {
+        let Value::Object(p) = patch else {
+            *target = patch.clone();
+            return;
+        };
+        if !matches!(target, Value::Object(_)) {
+            *target = Value::Object(crate::value::Map::new());
+        }
+        let Value::Object(t) = target else { return };
+        for (k, v) in p {
+            if v.is_null() {
+                t.remove(k);
+            } else {
+                merge_patch(t.entry(k.clone()).or_insert(Value::Null), v);
+            }
+        }
+    }
+
+    #[test]
+    fn applied_agrees_with_merging_in_place() {
+        let v = |s: &str| Value::from_json(s).expect("valid JSON");
+        let sides = [
+            "null",
+            "1",
+            "[1,{\"a\":null}]",
+            "{}",
+            r#"{"a":{"b":1,"c":{"d":2}},"e":"x","z":[1]}"#,
+            r#"{"a":{"b":null,"c":{"d":null,"e":{"f":null}}},"b":null,"e":{"x":null}}"#,
+            r#"{"0":1,"a":2,"b":{"c":null},"zz":{}}"#,
+        ];
+        for o in sides {
+            for d in sides {
+                let (o, d) = (v(o), v(d));
+                let mut want = o.clone();
+                merge_patch(&mut want, &d);
+                assert_eq!(*applied(Some(&o), &d), want, "{o:?} {d:?}");
+            }
+        }
     }
 }

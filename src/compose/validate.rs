@@ -86,6 +86,19 @@ impl Display for Item<'_> {
     }
 }
 
+/// `<parent>.<key>[<index>]`, written only when an error needs it.
+struct Under<'a> {
+    parent: &'a dyn Display,
+    key: &'static str,
+    index: usize,
+}
+
+impl Display for Under<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}[{}]", self.parent, self.key, self.index)
+    }
+}
+
 fn child(path: &str, key: &str) -> String {
     if path.is_empty() {
         key.to_owned()
@@ -186,11 +199,12 @@ fn patch_set_name_errors(input: &PtInput, base: &str, errs: &mut Vec<FieldError>
 fn name_errors(input: &PtInput, base: &str, errs: &mut Vec<FieldError>) {
     let mut seen = BTreeSet::new();
     for (i, r) in input.resources.iter().enumerate() {
-        let np = format!("{}[{i}].name", child(base, "resources"));
+        // Written only for an error.
+        let np = || format!("{}[{i}].name", child(base, "resources"));
         if !r.named {
             if i != 0 && !seen.is_empty() {
                 errs.push(required(
-                    &np,
+                    &np(),
                     "cannot mix named and anonymous resources, all resources must have a name or none must have a name",
                 ));
             }
@@ -198,14 +212,14 @@ fn name_errors(input: &PtInput, base: &str, errs: &mut Vec<FieldError>) {
         }
         if seen.contains(r.name.as_str()) {
             errs.push(FieldError::Duplicate {
-                path: np,
+                path: np(),
                 value: r.name.clone(),
             });
             continue;
         }
         if i != 0 && seen.is_empty() {
             errs.push(invalid(
-                &np,
+                &np(),
                 &r.name,
                 "cannot mix named and anonymous resources, all resources must have a name or none must have a name",
             ));
@@ -218,10 +232,14 @@ fn name_errors(input: &PtInput, base: &str, errs: &mut Vec<FieldError>) {
 /// `validateResources`: each resource's patches and readiness checks.
 fn resource_errors(input: &PtInput, base: &str, errs: &mut Vec<FieldError>) {
     for (i, r) in input.resources.iter().enumerate() {
-        let rp = format!("{}[{i}]", child(base, "resources"));
+        let rp = Item {
+            prefix: base,
+            key: "resources",
+            index: i,
+        };
         for (j, p) in r.patches.iter().enumerate() {
-            let pp = Item {
-                prefix: &rp,
+            let pp = Under {
+                parent: &rp,
                 key: "patches",
                 index: j,
             };
@@ -230,7 +248,12 @@ fn resource_errors(input: &PtInput, base: &str, errs: &mut Vec<FieldError>) {
             }
         }
         for (j, c) in r.readiness_checks.iter().enumerate() {
-            if let Err(e) = native_check(c, &format!("{rp}.readinessChecks[{j}]")) {
+            let cp = Under {
+                parent: &rp,
+                key: "readinessChecks",
+                index: j,
+            };
+            if let Err(e) = native_check(c, &cp) {
                 errs.push(e);
             }
         }
@@ -326,7 +349,7 @@ fn transforms(ts: &[Value], path: &dyn Display, native: bool) -> Result<(), Fiel
 }
 
 /// v1 `ReadinessCheck.Validate` (zero values already read as unset).
-fn native_check(c: &Check, path: &str) -> Result<(), FieldError> {
+fn native_check(c: &Check, path: &dyn Display) -> Result<(), FieldError> {
     check(
         c,
         path,
@@ -336,7 +359,7 @@ fn native_check(c: &Check, path: &str) -> Result<(), FieldError> {
 }
 
 /// FN's readiness check validation: the same rules, with pointers ("nil") for unset values.
-fn fn_check(c: &Check, path: &str) -> Result<(), FieldError> {
+fn fn_check(c: &Check, path: &dyn Display) -> Result<(), FieldError> {
     check(
         c,
         path,
@@ -345,7 +368,12 @@ fn fn_check(c: &Check, path: &str) -> Result<(), FieldError> {
     )
 }
 
-fn check(c: &Check, path: &str, no_string: &str, no_integer: &str) -> Result<(), FieldError> {
+fn check(
+    c: &Check,
+    path: &dyn Display,
+    no_string: &str,
+    no_integer: &str,
+) -> Result<(), FieldError> {
     match c.kind.as_str() {
         "None" => return Ok(()),
         "MatchString" if c.match_string.is_none() => {
@@ -370,7 +398,7 @@ fn check(c: &Check, path: &str, no_string: &str, no_integer: &str) -> Result<(),
     Ok(())
 }
 
-fn match_condition(c: &Check, path: &str) -> Result<(), FieldError> {
+fn match_condition(c: &Check, path: &dyn Display) -> Result<(), FieldError> {
     match &c.match_condition {
         Some((t, _)) if t.is_empty() => Err(required(
             &format!("{path}.matchCondition.type"),

@@ -191,7 +191,7 @@ pub(super) fn write(obj: &mut Value, segments: &[Segment], value: Value) -> Resu
             let Value::Object(m) = cur else {
                 return Err(err(ErrorKind::Render, &segments[..i], " is not an object"));
             };
-            m.insert(name.clone(), value);
+            m.set(name, value);
         }
         Segment::Index(idx) => {
             let Value::Array(a) = cur else {
@@ -225,10 +225,7 @@ fn pad_for(child: &mut Value, next: &Segment) {
 /// `prepareField`: an absent member becomes a container; a present array is
 /// padded; anything else present (including `null`) is left alone.
 fn prepare_field<'a>(m: &'a mut Map, name: &str, next: &Segment) -> Option<&'a mut Value> {
-    if !m.contains_key(name) {
-        m.insert(name.to_owned(), container_for(next));
-    }
-    let child = m.get_mut(name)?;
+    let child = m.get_or_insert_with(name, || container_for(next));
     pad_for(child, next);
     Some(child)
 }

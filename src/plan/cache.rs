@@ -39,15 +39,22 @@ thread_local! {
     static CACHE: RefCell<Lru> = const { RefCell::new(Lru::new()) };
 }
 
-/// The Composition read from exactly `text`, if kept; it becomes the most recent.
-pub(crate) fn get(text: &str) -> Option<Arc<Value>> {
+/// The kept Composition whose text `text` starts with, and that text's
+/// length; it becomes the most recent.
+///
+/// A kept text is one whole JSON object, which ends at its own closing brace:
+/// when `text` starts with it, the value at the start of `text` is exactly it.
+pub(crate) fn get_at(text: &str) -> Option<(usize, Arc<Value>)> {
     CACHE.with(|c| {
         let mut c = c.borrow_mut();
-        let i = c.entries.iter().rposition(|e| *e.text == *text)?;
+        let i = c
+            .entries
+            .iter()
+            .rposition(|e| text.as_bytes().starts_with(e.text.as_bytes()))?;
         let e = c.entries.remove(i);
-        let composition = Arc::clone(&e.composition);
+        let found = (e.text.len(), Arc::clone(&e.composition));
         c.entries.push(e);
-        Some(composition)
+        Some(found)
     })
 }
 

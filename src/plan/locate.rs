@@ -12,7 +12,14 @@ use std::ops::Range;
 /// `None` when there is no such member, when there are several, when a
 /// top-level key is escaped (it might spell `composition`), when the request
 /// is a documents request, or when the text is not an object this walk can read.
-pub(crate) fn composition(text: &str) -> Option<Range<usize>> {
+///
+/// `known` is asked first for the length of the value at the start of the
+/// text it is given (a Composition already read); only when it does not know
+/// is the value walked.
+pub(crate) fn composition(
+    text: &str,
+    mut known: impl FnMut(&str) -> Option<usize>,
+) -> Option<Range<usize>> {
     let b = text.as_bytes();
     let mut i = skip_ws(b, 0);
     if b.get(i) != Some(&b'{') {
@@ -30,7 +37,13 @@ pub(crate) fn composition(text: &str) -> Option<Range<usize>> {
             return None;
         }
         let start = skip_ws(b, i + 1);
-        let end = skip_value(b, start)?;
+        let end = match key {
+            b"composition" if found.is_none() => match text.get(start..).and_then(&mut known) {
+                Some(len) => start + len,
+                None => skip_value(b, start)?,
+            },
+            _ => skip_value(b, start)?,
+        };
         match key {
             b"composition" if found.is_some() => return None,
             b"composition" => found = Some(start..end),
@@ -80,7 +93,7 @@ fn skip_value(b: &[u8], mut i: usize) -> Option<usize> {
                 depth = depth.checked_sub(1)?;
                 i += 1;
             }
-            _ if depth > 0 => i += 1,
+            _ if depth > 0 => i = next_structural(b, i + 1)?,
             _ => {
                 // A scalar at the top: up to the next delimiter.
                 while !matches!(
@@ -98,14 +111,42 @@ fn skip_value(b: &[u8], mut i: usize) -> Option<usize> {
     }
 }
 
+/// Bytes that matter to the walk inside a container: quotes and brackets.
+const STRUCTURAL: [bool; 256] = byte_set(b"\"{}[]");
+/// Bytes that end a run inside a string: the closing quote and escapes.
+const IN_STRING: [bool; 256] = byte_set(b"\"\\");
+
+const fn byte_set(bytes: &[u8]) -> [bool; 256] {
+    let mut set = [false; 256];
+    let mut i = 0;
+    while i < bytes.len() {
+        set[bytes[i] as usize] = true;
+        i += 1;
+    }
+    set
+}
+
+/// The index of the first byte at or after `i` in `set`. Most of a
+/// Composition is names and values between brackets, so the walk spends its
+/// time here: one table lookup per byte, no bounds checks in the loop.
+#[inline(always)]
+fn next_in(b: &[u8], i: usize, set: &[bool; 256]) -> Option<usize> {
+    let rest = b.get(i..)?;
+    rest.iter().position(|&c| set[c as usize]).map(|n| i + n)
+}
+
+fn next_structural(b: &[u8], i: usize) -> Option<usize> {
+    next_in(b, i, &STRUCTURAL)
+}
+
 /// The index after the string whose opening quote is at `i`.
 fn skip_string(b: &[u8], i: usize) -> Option<usize> {
     let mut j = i + 1;
     loop {
-        match *b.get(j)? {
+        j = next_in(b, j, &IN_STRING)?;
+        match b[j] {
             b'"' => return Some(j + 1),
-            b'\\' => j += 2,
-            _ => j += 1,
+            _ => j += 2,
         }
     }
 }
@@ -115,7 +156,7 @@ mod tests {
     use super::composition;
 
     fn span(text: &str) -> Option<&str> {
-        composition(text).map(|r| &text[r])
+        composition(text, |_| None).map(|r| &text[r])
     }
 
     #[test]
@@ -142,5 +183,14 @@ mod tests {
         ] {
             assert_eq!(span(t), None, "{t}");
         }
+    }
+
+    #[test]
+    fn a_known_value_is_not_walked() {
+        let t = r#"{"xr":{},"composition":{"a":"b"} ,"o":1}"#;
+        let known = |at: &str| at.starts_with(r#"{"a":"b"}"#).then_some(9);
+        assert_eq!(composition(t, known).map(|r| &t[r]), Some(r#"{"a":"b"}"#));
+        let twice = r#"{"composition":{"a":"b"},"composition":{"a":"b"}}"#;
+        assert_eq!(composition(twice, known), None);
     }
 }

@@ -16,8 +16,8 @@ use std::sync::Arc;
 
 use crate::compose::Request;
 use crate::error::Result;
+use crate::value::MAX_DEPTH;
 use crate::value::read::{self, Numbers};
-use crate::value::{MAX_DEPTH, Value};
 
 pub(crate) use cache::{clear, footprint};
 
@@ -30,9 +30,16 @@ pub(crate) fn read_request(text: &str) -> Result<Request> {
 }
 
 fn with_kept_composition(text: &str) -> Option<Result<Request>> {
-    let span = locate::composition(text)?;
+    // A kept Composition is recognised by its text where the member's value
+    // starts, so its span is never walked.
+    let mut kept = None;
+    let span = locate::composition(text, |at| {
+        let (len, c) = cache::get_at(at)?;
+        kept = Some(c);
+        Some(len)
+    })?;
     let composition_text = text.get(span.clone())?;
-    let composition = match cache::get(composition_text) {
+    let composition = match kept {
         Some(c) => c,
         None => {
             // One level down in the request: the same depth limit as reading it whole.
@@ -43,10 +50,34 @@ fn with_kept_composition(text: &str) -> Option<Result<Request>> {
             v
         }
     };
-    let mut rest = String::with_capacity(text.len() - composition_text.len() + 4);
-    rest.push_str(text.get(..span.start)?);
-    rest.push_str("null");
-    rest.push_str(text.get(span.end..)?);
-    let doc = Value::from_json(&rest).ok()?;
+    // The rest of the request, read around the Composition's span as if it were `null`.
+    let doc = read::read_skipping(text, Numbers::Kubernetes, MAX_DEPTH, span).ok()?;
     Some(Request::from_value_with(doc, Some(composition)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::locate;
+    use crate::value::MAX_DEPTH;
+    use crate::value::read::{Numbers, read, read_skipping};
+
+    /// Reading around the Composition reads what the text with `null` in its place reads.
+    #[test]
+    fn the_rest_reads_as_if_the_composition_were_null() {
+        for text in [
+            r#"{"composition":{"a":[1,"}"]},"xr":{"b":"\u00e9"}}"#,
+            r#" { "xr" : 1 , "composition" : [ ] , "z" : null } "#,
+            r#"{"composition":"x"}"#,
+            r#"{"composition":{},"xr":tru}"#,
+            r#"{"a":{"composition":{}},"composition":7}"#,
+        ] {
+            let span = locate::composition(text, |_| None).expect("a composition member");
+            let rest = format!("{}null{}", &text[..span.start], &text[span.end..]);
+            assert_eq!(
+                read_skipping(text, Numbers::Kubernetes, MAX_DEPTH, span).ok(),
+                read(&rest, Numbers::Kubernetes, MAX_DEPTH).ok(),
+                "{text}"
+            );
+        }
+    }
 }

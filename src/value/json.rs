@@ -144,15 +144,35 @@ pub(super) fn float_as_int(f: f64) -> Option<i64> {
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
+/// Bytes that may start a character Go escapes: controls, `"`, `\\`, `<`,
+/// `>`, `&`, and the lead byte of U+2028 and U+2029.
+const MAY_ESCAPE: [bool; 256] = {
+    let mut set = [false; 256];
+    let mut c = 0;
+    while c < 0x20 {
+        set[c] = true;
+        c += 1;
+    }
+    set[b'"' as usize] = true;
+    set[b'\\' as usize] = true;
+    set[b'<' as usize] = true;
+    set[b'>' as usize] = true;
+    set[b'&' as usize] = true;
+    set[0xe2] = true;
+    set
+};
+
 /// Go's `encodeState.string` with HTML escaping on.
 pub(crate) fn write_string(out: &mut String, s: &str) {
+    out.reserve(s.len() + 2);
     out.push('"');
     let b = s.as_bytes();
     let (mut start, mut i) = (0, 0);
-    // Byte by byte: every character that needs escaping starts with a byte of
-    // its own (U+2028 and U+2029 with E2 80 A8/A9), and runs in between are
-    // copied whole.
-    while i < b.len() {
+    // Every character that needs escaping starts with a byte of its own
+    // (U+2028 and U+2029 with E2 80 A8/A9): runs of other bytes are found
+    // with one table lookup per byte and copied whole.
+    while let Some(n) = b[i..].iter().position(|&c| MAY_ESCAPE[c as usize]) {
+        i += n;
         let c = b[i];
         let (escape, len): (&str, usize) = match c {
             b'"' => ("\\\"", 1),

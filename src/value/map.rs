@@ -88,6 +88,31 @@ impl Map {
         }
     }
 
+    /// Sets `key` to `value`; the key is copied only when it is new.
+    pub(crate) fn set(&mut self, key: &str, value: Value) {
+        match self.find(key) {
+            Ok(i) => self.entries[i].1 = value,
+            Err(i) => self.entries.insert(i, (key.to_owned(), value)),
+        }
+    }
+
+    /// The value of `key`, inserting `make()` first if missing; the key is
+    /// copied only when it is new.
+    pub(crate) fn get_or_insert_with(
+        &mut self,
+        key: &str,
+        make: impl FnOnce() -> Value,
+    ) -> &mut Value {
+        let i = match self.find(key) {
+            Ok(i) => i,
+            Err(i) => {
+                self.entries.insert(i, (key.to_owned(), make()));
+                i
+            }
+        };
+        &mut self.entries[i].1
+    }
+
     /// Removes `key`, returning its value.
     pub fn remove(&mut self, key: &str) -> Option<Value> {
         self.find(key).ok().map(|i| self.entries.remove(i).1)
@@ -135,6 +160,12 @@ impl Map {
         &mut self,
     ) -> impl DoubleEndedIterator<Item = &mut Value> + ExactSizeIterator {
         self.entries.iter_mut().map(|(_, v)| v)
+    }
+
+    /// A map of `entries` already in strictly increasing key order.
+    pub(crate) fn from_sorted(entries: Vec<(String, Value)>) -> Map {
+        debug_assert!(entries.windows(2).all(|w| w[0].0 < w[1].0));
+        Map { entries }
     }
 
     /// A map of `entries` in any order; of repeated keys the last one wins, as in

@@ -4,6 +4,8 @@
 //! a syntax error ask Go's scanner port (`transform::gojson`), which is slower
 //! and only runs on text this reader refused.
 
+use std::ops::Range;
+
 use super::{Map, Value};
 
 /// How number literals become values.
@@ -54,11 +56,26 @@ impl Fault {
 /// Never inlined: it is large, and the module should hold one copy of it.
 #[inline(never)]
 pub(crate) fn read(text: &str, numbers: Numbers, max_depth: usize) -> Result<Value, Fault> {
+    read_skipping(text, numbers, max_depth, usize::MAX..usize::MAX)
+}
+
+/// Reads one JSON document as [`read`] does, except that the value starting
+/// at `skip.start` is taken to end at `skip.end` and read as `null` without
+/// looking at it: the rest of a request is read without copying the text
+/// around a Composition that was read before.
+#[inline(never)]
+pub(crate) fn read_skipping(
+    text: &str,
+    numbers: Numbers,
+    max_depth: usize,
+    skip: Range<usize>,
+) -> Result<Value, Fault> {
     let mut r = Reader {
         b: text.as_bytes(),
         text,
         i: 0,
         numbers,
+        skip,
     };
     let v = r.document(max_depth)?;
     r.ws();
@@ -68,11 +85,25 @@ pub(crate) fn read(text: &str, numbers: Numbers, max_depth: usize) -> Result<Val
     Ok(v)
 }
 
+/// Bytes that end a plain run in a string literal.
+const STRING_STOP: [bool; 256] = {
+    let mut set = [false; 256];
+    let mut c = 0;
+    while c < 0x20 {
+        set[c] = true;
+        c += 1;
+    }
+    set[b'"' as usize] = true;
+    set[b'\\' as usize] = true;
+    set
+};
+
 struct Reader<'t> {
     b: &'t [u8],
     text: &'t str,
     i: usize,
     numbers: Numbers,
+    skip: Range<usize>,
 }
 
 /// An open container: where its items start on the shared item stack (and,
@@ -127,6 +158,10 @@ impl Reader<'_> {
         loop {
             self.ws();
             let mut v = match self.peek() {
+                _ if self.i == self.skip.start => {
+                    self.i = self.skip.end;
+                    Value::Null
+                }
                 Some(b'{') => {
                     let open = self.i;
                     self.i += 1;
@@ -262,16 +297,24 @@ impl Reader<'_> {
         }
     }
 
+    /// The end of the run of string bytes from `from` that need no attention
+    /// (not a quote, a backslash or a control character).
+    #[inline(always)]
+    fn plain_run(&self, from: usize) -> usize {
+        let rest = self.b.get(from..).unwrap_or_default();
+        from + rest
+            .iter()
+            .position(|&c| STRING_STOP[c as usize])
+            .unwrap_or(rest.len())
+    }
+
     /// A string literal at `self.i`, unescaped as Go's decoder does (a lone
     /// surrogate escape becomes U+FFFD).
     fn string(&mut self) -> Result<String, Fault> {
         self.i += 1;
         let start = self.i;
         // Most strings have no escapes: one copy of the slice.
-        let mut i = start;
-        while i < self.b.len() && self.b[i] != b'"' && self.b[i] != b'\\' && self.b[i] >= 0x20 {
-            i += 1;
-        }
+        let i = self.plain_run(start);
         self.i = i;
         match self.peek() {
             Some(b'"') => {
@@ -285,13 +328,7 @@ impl Reader<'_> {
         let mut out = String::from(&self.text[start..self.i]);
         loop {
             let run = self.i;
-            while self.i < self.b.len()
-                && self.b[self.i] != b'"'
-                && self.b[self.i] != b'\\'
-                && self.b[self.i] >= 0x20
-            {
-                self.i += 1;
-            }
+            self.i = self.plain_run(run);
             out.push_str(&self.text[run..self.i]);
             match self.peek() {
                 Some(b'"') => {
