@@ -22,6 +22,7 @@ mod readiness;
 mod semantics;
 #[cfg(feature = "serde")]
 mod serde;
+mod sort;
 mod trace;
 mod transform;
 mod value;

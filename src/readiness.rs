@@ -143,7 +143,7 @@ fn decodable(c: &Value) -> bool {
 
 /// Crossplane's "Unready resources" list: sorted, at most three named.
 pub(crate) fn unready_message(names: &mut [String]) -> String {
-    names.sort();
+    crate::sort::sort_by(names, Ord::cmp);
     let list = match names {
         [] => String::new(),
         [a] => a.clone(),

@@ -90,7 +90,7 @@ fn extra_configs(st: &State<'_>) -> Vec<Value> {
     for r in &mut extra {
         r.floats_everywhere();
     }
-    extra.sort_by(|a, b| name(a).cmp(name(b)));
+    crate::sort::sort_by(&mut extra, |a, b| name(a).cmp(name(b)));
     extra
 }
 
@@ -403,7 +403,7 @@ fn sort_by_field_path(found: Vec<&Value>, path: &str) -> Result<Vec<Value>> {
         "string" => Value::String(String::new()),
         _ => Value::Float(0.0),
     };
-    keyed.sort_by(|(a, _), (b, _)| {
+    crate::sort::sort_by(&mut keyed, |(a, _), (b, _)| {
         let (a, b) = (a.as_ref().unwrap_or(&zero), b.as_ref().unwrap_or(&zero));
         match (a, b) {
             (Value::String(x), Value::String(y)) => x.cmp(y),

@@ -107,19 +107,18 @@ impl Request {
         if opts.connection_secret_keys.is_none() {
             opts.connection_secret_keys = r.connection_secret_keys;
         }
-        let resources = r
-            .resources
-            .into_iter()
-            .map(|(name, resource, connection_details)| {
-                (
-                    name,
-                    ObservedResource {
-                        resource,
-                        connection_details,
-                    },
-                )
-            })
-            .collect();
+        // Inserted one by one (the last of a repeated name wins, as with `collect`): a
+        // collected BTreeMap would bring its own copy of the stable sort into the module.
+        let mut resources = BTreeMap::new();
+        for (name, resource, connection_details) in r.resources {
+            resources.insert(
+                name,
+                ObservedResource {
+                    resource,
+                    connection_details,
+                },
+            );
+        }
         Ok(Request {
             xr: r.xr,
             composition: Arc::new(r.composition),

@@ -229,7 +229,7 @@ impl Output {
         }
         out.push_str("},\"connectionDetails\":{");
         let mut details: Vec<&(String, Vec<u8>)> = self.connection_details.iter().collect();
-        details.sort_by(|a, b| a.0.cmp(&b.0));
+        crate::sort::sort_by(&mut details, |a, b| a.0.cmp(&b.0));
         for (i, (k, v)) in details.into_iter().enumerate() {
             if i > 0 {
                 out.push(',');

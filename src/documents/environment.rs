@@ -169,7 +169,9 @@ fn by_labels(
                 .all(|(k, v)| str_at(&cat.docs[c], &["metadata", "labels", k]) == Some(v.as_str()))
         })
         .collect();
-    found.sort_by(|&a, &b| name_of(&cat.docs[a]).cmp(name_of(&cat.docs[b])));
+    crate::sort::sort_by(&mut found, |&a, &b| {
+        name_of(&cat.docs[a]).cmp(name_of(&cat.docs[b]))
+    });
     if str_at(src, &["selector", "mode"]) == Some("Multiple") {
         if let Some(Value::Int(max)) = at(src, &["selector", "maxMatch"]) {
             found.truncate(usize::try_from(*max).unwrap_or(usize::MAX));

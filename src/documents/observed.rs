@@ -171,6 +171,6 @@ fn secret_data(secret: &Value, i: usize) -> Result<Details> {
         })?;
         put(k, s.as_bytes().to_vec());
     }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
+    crate::sort::sort_by(&mut out, |a, b| a.0.cmp(&b.0));
     Ok(out)
 }

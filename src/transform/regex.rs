@@ -636,7 +636,7 @@ fn posix_class(name: &str) -> Option<Ranges> {
 }
 
 fn negate(mut ranges: Ranges) -> Ranges {
-    ranges.sort_unstable();
+    crate::sort::sort_by(&mut ranges, Ord::cmp);
     let mut out = Vec::new();
     let mut next = 0u32;
     for (lo, hi) in ranges {
