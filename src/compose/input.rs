@@ -5,9 +5,7 @@
 //! server would have applied; function decoding keeps the input exactly as written.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
-
-use std::borrow::Cow;
+use std::sync::{Arc, OnceLock};
 
 use base64::Engine as _;
 
@@ -44,6 +42,8 @@ pub struct Request {
     pub(crate) inputs: Option<Value>,
     /// The XR's schema (`openAPIV3Schema`), whose defaults are applied to the XR.
     pub(crate) xrd_schema: Option<Value>,
+    /// The plans compiled from `composition`, kept with it (`crate::plan`).
+    pub(crate) compiled: Option<Arc<super::Compiled>>,
 }
 
 /// `options`.
@@ -133,6 +133,7 @@ impl Request {
             extra_resources: r.extra_resources,
             inputs: Some(r.inputs),
             xrd_schema: None,
+            compiled: None,
         })
     }
 
@@ -140,9 +141,12 @@ impl Request {
         Self::from_value_with(doc, None)
     }
 
-    /// A request document whose `composition` was read already (`kept`; the
-    /// document's own member is then ignored).
-    pub(crate) fn from_value_with(doc: Value, kept: Option<Arc<Value>>) -> Result<Request> {
+    /// A request document whose `composition` was read already (`kept`, with
+    /// the plans compiled from it; the document's own member is then ignored).
+    pub(crate) fn from_value_with(
+        doc: Value,
+        kept: Option<(Arc<Value>, Arc<super::Compiled>)>,
+    ) -> Result<Request> {
         let d = Dec(ErrorKind::InvalidRequest);
         let Value::Object(mut root) = doc else {
             return Err(Error::new(
@@ -185,8 +189,8 @@ impl Request {
             })?,
         };
         d.object(&xr, &"xr")?;
-        let composition = match kept {
-            Some(c) => c,
+        let (composition, compiled) = match kept {
+            Some((c, compiled)) => (c, Some(compiled)),
             None => {
                 let c = root
                     .remove("composition")
@@ -196,7 +200,7 @@ impl Request {
                             .with_field_path("composition")
                     })?;
                 d.object(&c, &"composition")?;
-                Arc::new(c)
+                (Arc::new(c), None)
             }
         };
         Ok(Request {
@@ -209,6 +213,7 @@ impl Request {
             extra_resources,
             inputs: None,
             xrd_schema,
+            compiled,
         })
     }
 
@@ -430,59 +435,87 @@ fn decode_observed(d: Dec, v: Value) -> Result<Observed> {
 
 /// What a Composition asks for.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Plan<'a> {
+pub(crate) enum Plan {
     /// Classic `spec.resources` (mode Resources).
-    Resources(PtInput<'a>),
+    Resources(Box<PtInput>),
     /// `spec.mode: Pipeline`.
-    Pipeline(Vec<Step<'a>>),
+    Pipeline(Vec<Step>),
 }
 
 /// One pipeline step.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Step<'a> {
+pub(crate) struct Step {
+    pub(crate) name: String,
+    pub(crate) function: String,
+    /// The decoded function-patch-and-transform input, if the step is one.
+    pub(crate) input: Option<PtInput>,
+    /// The step's input as written.
+    pub(crate) raw_input: Option<Value>,
+}
+
+/// What `functions::resolve` reads of a step.
+#[derive(Clone, Copy)]
+pub(crate) struct StepRef<'a> {
     pub(crate) name: &'a str,
     pub(crate) function: &'a str,
-    /// The decoded function-patch-and-transform input, if the step is one.
-    pub(crate) input: Option<PtInput<'a>>,
-    /// The step's input as written.
     pub(crate) raw_input: Option<&'a Value>,
+}
+
+impl Step {
+    pub(crate) fn as_ref(&self) -> StepRef<'_> {
+        StepRef {
+            name: &self.name,
+            function: &self.function,
+            raw_input: self.raw_input.as_ref(),
+        }
+    }
 }
 
 /// Resource templates, patch sets and environment patches: a classic
 /// Composition's spec, or a function-patch-and-transform `Resources` input.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct PtInput<'a> {
+pub(crate) struct PtInput {
     /// Where this lives, for validation messages (`spec` natively, empty for FN input).
     pub(crate) base_path: String,
-    pub(crate) resources: Vec<Template<'a>>,
-    pub(crate) patch_sets: Vec<PatchSet<'a>>,
-    pub(crate) environment_patches: Vec<Patch<'a>>,
-    pub(crate) default_data: Option<&'a Value>,
+    pub(crate) resources: Vec<Template>,
+    pub(crate) patch_sets: Vec<PatchSet>,
+    pub(crate) environment_patches: Vec<Patch>,
+    pub(crate) default_data: Option<Value>,
     /// A classic Composition in Resources mode (validated as such natively).
     pub(crate) mode_resources: bool,
     /// FN input `writeConnectionSecretToRef` (v2 XRs' connection Secret).
-    pub(crate) connection_secret_ref: Option<SecretRef<'a>>,
+    pub(crate) connection_secret_ref: Option<SecretRef>,
     /// FN: the input names a member its Go types lack, so the function fails
     /// decoding it (a Fatal result when the step runs).
     pub(crate) undecodable: Option<Error>,
+    /// The engine's validation of this input, made when it first runs: it
+    /// depends on the input alone, so a kept plan validates once.
+    pub(crate) validated: OnceLock<Result<()>>,
+}
+
+impl PtInput {
+    /// The engine's validation (`check`) of this input, made once.
+    pub(crate) fn validate(&self, check: fn(&PtInput) -> Result<()>) -> Result<()> {
+        self.validated.get_or_init(|| check(self)).clone()
+    }
 }
 
 /// FN input `writeConnectionSecretToRef`: a base name/namespace and patches from the XR.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct SecretRef<'a> {
-    pub(crate) name: &'a str,
-    pub(crate) namespace: &'a str,
-    pub(crate) patches: Vec<Patch<'a>>,
+pub(crate) struct SecretRef {
+    pub(crate) name: String,
+    pub(crate) namespace: String,
+    pub(crate) patches: Vec<Patch>,
 }
 
 /// One resource template.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Template<'a> {
+pub(crate) struct Template {
     /// The template name, or `resource <i+1>` for anonymous templates.
     pub(crate) name: String,
     pub(crate) named: bool,
-    pub(crate) base: Option<&'a Value>,
-    pub(crate) patches: Vec<Patch<'a>>,
+    pub(crate) base: Option<Value>,
+    pub(crate) patches: Vec<Patch>,
     pub(crate) readiness_checks: Vec<Check>,
     pub(crate) connection_details: Vec<Detail>,
 }
@@ -509,7 +542,7 @@ impl std::fmt::Display for At<'_> {
 }
 
 /// Decodes a Composition.
-pub(crate) fn decode_composition(comp: &Value, sem: Semantics) -> Result<Plan<'_>> {
+pub(crate) fn decode_composition(comp: &Value, sem: Semantics) -> Result<Plan> {
     let d = Dec(ErrorKind::InvalidComposition);
     let root_at = At::Root("composition");
     let root = d.object(comp, &root_at)?;
@@ -550,10 +583,10 @@ pub(crate) fn decode_composition(comp: &Value, sem: Semantics) -> Result<Plan<'_
                 _ => None,
             };
             out.push(Step {
-                name,
-                function,
+                name: name.to_owned(),
+                function: function.to_owned(),
                 input,
-                raw_input: member(sm, "input"),
+                raw_input: member(sm, "input").cloned(),
             });
         }
         return Ok(Plan::Pipeline(out));
@@ -578,7 +611,7 @@ pub(crate) fn decode_composition(comp: &Value, sem: Semantics) -> Result<Plan<'_
     if sem == Semantics::Function {
         input.undecodable = super::members::check_classic(spec, &spec_at.to_string()).err();
     }
-    Ok(Plan::Resources(input))
+    Ok(Plan::Resources(Box::new(input)))
 }
 
 fn empty_map() -> &'static Map {
@@ -586,14 +619,14 @@ fn empty_map() -> &'static Map {
     &EMPTY
 }
 
-fn decode_pt<'a>(
+fn decode_pt(
     d: Dec,
-    m: &'a Map,
+    m: &Map,
     at: &At<'_>,
     base_path: String,
     sem: Semantics,
     classic: bool,
-) -> Result<PtInput<'a>> {
+) -> Result<PtInput> {
     let mut patch_sets = Vec::new();
     if let Some(sets) = d.opt_array(m, "patchSets", at)? {
         limit(sets.len(), at)?;
@@ -602,7 +635,10 @@ fn decode_pt<'a>(
             let sm = d.object(s, &sat)?;
             let name = d.opt_str(sm, "name", &sat)?.unwrap_or("");
             let patches = decode_patches(d, sm, &sat, sem)?;
-            patch_sets.push(PatchSet { name, patches });
+            patch_sets.push(PatchSet {
+                name: name.to_owned(),
+                patches,
+            });
         }
     }
     let mut resources = Vec::new();
@@ -622,8 +658,8 @@ fn decode_pt<'a>(
         Some(r) if !classic => {
             let rat = At::Key(at, "writeConnectionSecretToRef");
             Some(SecretRef {
-                name: d.opt_str(r, "name", &rat)?.unwrap_or(""),
-                namespace: d.opt_str(r, "namespace", &rat)?.unwrap_or(""),
+                name: d.opt_str(r, "name", &rat)?.unwrap_or("").to_owned(),
+                namespace: d.opt_str(r, "namespace", &rat)?.unwrap_or("").to_owned(),
                 patches: decode_patches(d, r, &rat, sem)?,
             })
         }
@@ -636,7 +672,7 @@ fn decode_pt<'a>(
         environment_patches = decode_patches(d, env, &eat, sem)?;
         if classic && let Some(dd) = member(env, "defaultData") {
             d.object(dd, &At::Key(&eat, "defaultData"))?;
-            default_data = Some(dd);
+            default_data = Some(dd.clone());
         }
     }
     Ok(PtInput {
@@ -648,23 +684,24 @@ fn decode_pt<'a>(
         mode_resources: false,
         connection_secret_ref,
         undecodable: None,
+        validated: OnceLock::new(),
     })
 }
 
-fn decode_template<'a>(
+fn decode_template(
     d: Dec,
-    v: &'a Value,
+    v: &Value,
     at: &At<'_>,
     index: usize,
     sem: Semantics,
-) -> Result<Template<'a>> {
+) -> Result<Template> {
     let m = d.object(v, at)?;
     let name = d.opt_str(m, "name", at)?;
     let base = match member(m, "base") {
         None => None,
         Some(b) => {
             d.object(b, &At::Key(at, "base"))?;
-            Some(b)
+            Some(b.clone())
         }
     };
     let patches = decode_patches(d, m, at, sem)?;
@@ -706,7 +743,7 @@ fn decode_template<'a>(
     })
 }
 
-fn decode_patches<'a>(d: Dec, m: &'a Map, at: &At<'_>, sem: Semantics) -> Result<Vec<Patch<'a>>> {
+fn decode_patches(d: Dec, m: &Map, at: &At<'_>, sem: Semantics) -> Result<Vec<Patch>> {
     let Some(ps) = d.opt_array(m, "patches", at)? else {
         return Ok(Vec::new());
     };
@@ -717,7 +754,7 @@ fn decode_patches<'a>(d: Dec, m: &'a Map, at: &At<'_>, sem: Semantics) -> Result
         .collect()
 }
 
-fn decode_patch<'a>(d: Dec, v: &'a Value, at: &At<'_>, sem: Semantics) -> Result<Patch<'a>> {
+fn decode_patch(d: Dec, v: &Value, at: &At<'_>, sem: Semantics) -> Result<Patch> {
     let m = d.object(v, at)?;
     let kind = PatchType::parse(d.opt_str(m, "type", at)?.unwrap_or(""));
     let from_field_path = d.opt_str(m, "fromFieldPath", at)?;
@@ -725,31 +762,10 @@ fn decode_patch<'a>(d: Dec, v: &'a Value, at: &At<'_>, sem: Semantics) -> Result
     let patch_set_name = d.opt_str(m, "patchSetName", at)?;
     let combine = match d.opt_obj(m, "combine", at)? {
         None => None,
-        Some(c) => {
-            let cat = At::Key(at, "combine");
-            let mut variables = Vec::new();
-            if let Some(vars) = d.opt_array(c, "variables", &cat)? {
-                limit(vars.len(), &cat)?;
-                for (i, var) in vars.iter().enumerate() {
-                    let vat = At::Item(&cat, "variables", i);
-                    let vm = d.object(var, &vat)?;
-                    variables.push(d.opt_str(vm, "fromFieldPath", &vat)?.unwrap_or(""));
-                }
-            }
-            let strategy = d.opt_str(c, "strategy", &cat)?.unwrap_or("");
-            let string_fmt = match d.opt_obj(c, "string", &cat)? {
-                None => None,
-                Some(s) => Some(d.opt_str(s, "fmt", &At::Key(&cat, "string"))?.unwrap_or("")),
-            };
-            Some(Combine {
-                variables,
-                strategy,
-                string_fmt,
-            })
-        }
+        Some(c) => Some(decode_combine(d, c, &At::Key(at, "combine"))?),
     };
-    let transforms: Cow<'a, [Value]> = match d.opt_array(m, "transforms", at)? {
-        None => Cow::Borrowed(&[]),
+    let transforms: Vec<Value> = match d.opt_array(m, "transforms", at)? {
+        None => Vec::new(),
         Some(ts) => {
             limit(ts.len(), at)?;
             for (i, t) in ts.iter().enumerate() {
@@ -758,9 +774,9 @@ fn decode_patch<'a>(d: Dec, v: &'a Value, at: &At<'_>, sem: Semantics) -> Result
             if sem == Semantics::Native && ts.iter().any(needs_defaults) {
                 let mut owned = ts.to_vec();
                 owned.iter_mut().for_each(transform_defaults);
-                Cow::Owned(owned)
+                owned
             } else {
-                Cow::Borrowed(ts)
+                ts.to_vec()
             }
         }
     };
@@ -779,20 +795,50 @@ fn decode_patch<'a>(d: Dec, v: &'a Value, at: &At<'_>, sem: Semantics) -> Result
                 }
             };
             Policy {
-                from_field_path: d.opt_str(p, "fromFieldPath", &pat)?,
+                from_field_path: d.opt_str(p, "fromFieldPath", &pat)?.map(str::to_owned),
                 merge_options,
-                to_field_path: d.opt_str(p, "toFieldPath", &pat)?,
+                to_field_path: d.opt_str(p, "toFieldPath", &pat)?.map(str::to_owned),
             }
         }
     };
     Ok(Patch {
         kind,
-        from_field_path,
-        to_field_path,
+        from_field_path: from_field_path.map(str::to_owned),
+        to_field_path: to_field_path.map(str::to_owned),
         combine,
-        patch_set_name,
+        patch_set_name: patch_set_name.map(str::to_owned),
         transforms,
         policy,
+    })
+}
+
+fn decode_combine(d: Dec, c: &Map, cat: &At<'_>) -> Result<Combine> {
+    let mut variables = Vec::new();
+    if let Some(vars) = d.opt_array(c, "variables", cat)? {
+        limit(vars.len(), cat)?;
+        for (i, var) in vars.iter().enumerate() {
+            let vat = At::Item(cat, "variables", i);
+            let vm = d.object(var, &vat)?;
+            variables.push(
+                d.opt_str(vm, "fromFieldPath", &vat)?
+                    .unwrap_or("")
+                    .to_owned(),
+            );
+        }
+    }
+    let strategy = d.opt_str(c, "strategy", cat)?.unwrap_or("").to_owned();
+    let string_fmt = match d.opt_obj(c, "string", cat)? {
+        None => None,
+        Some(s) => Some(
+            d.opt_str(s, "fmt", &At::Key(cat, "string"))?
+                .unwrap_or("")
+                .to_owned(),
+        ),
+    };
+    Ok(Combine {
+        variables,
+        strategy,
+        string_fmt,
     })
 }
 

@@ -5,8 +5,6 @@ pub(crate) mod environment;
 pub(crate) mod patchset;
 pub(crate) mod policy;
 
-use std::borrow::Cow;
-
 use crate::error::{Error, ErrorKind, Result};
 use crate::fieldpath::{self, MergeOptions};
 use crate::semantics::Semantics;
@@ -121,26 +119,26 @@ impl PatchType {
 
 /// A patch's `combine` block.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Combine<'a> {
+pub(crate) struct Combine {
     /// Each variable's `fromFieldPath` (empty when unset).
-    pub(crate) variables: Vec<&'a str>,
+    pub(crate) variables: Vec<String>,
     /// `strategy` as written (empty when unset).
-    pub(crate) strategy: &'a str,
+    pub(crate) strategy: String,
     /// `string.fmt`, when the `string` block is present.
-    pub(crate) string_fmt: Option<&'a str>,
+    pub(crate) string_fmt: Option<String>,
 }
 
-/// One patch, decoded; it borrows from the request's Composition.
+/// One patch, decoded; owned, so a live instance can keep it with its Composition.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Patch<'a> {
+pub(crate) struct Patch {
     pub(crate) kind: PatchType,
-    pub(crate) from_field_path: Option<&'a str>,
-    pub(crate) to_field_path: Option<&'a str>,
-    pub(crate) combine: Option<Combine<'a>>,
-    pub(crate) patch_set_name: Option<&'a str>,
+    pub(crate) from_field_path: Option<String>,
+    pub(crate) to_field_path: Option<String>,
+    pub(crate) combine: Option<Combine>,
+    pub(crate) patch_set_name: Option<String>,
     /// The transforms as written, with native CRD defaults applied (`transform::run` interprets them).
-    pub(crate) transforms: Cow<'a, [Value]>,
-    pub(crate) policy: Policy<'a>,
+    pub(crate) transforms: Vec<Value>,
+    pub(crate) policy: Policy,
 }
 
 /// Applies `p` reading `from` and writing `to`.
@@ -149,7 +147,7 @@ pub(crate) struct Patch<'a> {
 /// and the caller decides from the policy and semantics whether that skips
 /// the patch, the resource or the render.
 pub(crate) fn apply(
-    p: &Patch<'_>,
+    p: &Patch,
     from: &Value,
     to: &mut Value,
     sem: Semantics,
@@ -164,21 +162,21 @@ pub(crate) fn apply(
 
 /// The FromFieldPath-style algorithm shared by the four field-path types.
 fn apply_field_path(
-    p: &Patch<'_>,
+    p: &Patch,
     from: &Value,
     to: &mut Value,
     sem: Semantics,
     mut trace: Option<&mut PatchTrace>,
 ) -> Result<()> {
     let kind = p.kind.as_str();
-    let Some(from_path) = p.from_field_path else {
+    let Some(from_path) = p.from_field_path.as_deref() else {
         // Validation catches this first in both engines; kept for direct callers.
         return Err(Error::new(
             ErrorKind::Render,
             format!("FromFieldPath is required by type {kind}"),
         ));
     };
-    let to_path = p.to_field_path.unwrap_or(from_path);
+    let to_path = p.to_field_path.as_deref().unwrap_or(from_path);
     let input = match fieldpath::get_value(from, from_path, sem) {
         Ok(v) => v.clone(),
         Err(e) => {
@@ -233,7 +231,7 @@ pub(crate) fn reread(to: &mut Value, sem: Semantics) -> Result<()> {
 
 /// Runs the patch's transforms, recording each step for the trace.
 pub(crate) fn run_transforms(
-    p: &Patch<'_>,
+    p: &Patch,
     input: Value,
     sem: Semantics,
     trace: Option<&mut PatchTrace>,

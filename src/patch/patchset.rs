@@ -6,13 +6,13 @@ use super::{Patch, PatchType};
 
 /// A named, reusable list of patches.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct PatchSet<'a> {
-    pub(crate) name: &'a str,
-    pub(crate) patches: Vec<Patch<'a>>,
+pub(crate) struct PatchSet {
+    pub(crate) name: String,
+    pub(crate) patches: Vec<Patch>,
 }
 
 /// Checks that no set nests another (`ComposedTemplates` does this before inlining).
-pub(crate) fn check_sets(sets: &[PatchSet<'_>]) -> Result<()> {
+pub(crate) fn check_sets(sets: &[PatchSet]) -> Result<()> {
     if sets
         .iter()
         .flat_map(|s| &s.patches)
@@ -28,23 +28,20 @@ pub(crate) fn check_sets(sets: &[PatchSet<'_>]) -> Result<()> {
 
 /// Replaces every `PatchSet` patch by the referenced set's patches, in place.
 /// Duplicate set names: the last definition wins, as a Go map built in order does.
-pub(crate) fn inline<'p, 'a>(
-    sets: &'p [PatchSet<'a>],
-    patches: &'p [Patch<'a>],
-) -> Result<Vec<&'p Patch<'a>>> {
+pub(crate) fn inline<'p>(sets: &'p [PatchSet], patches: &'p [Patch]) -> Result<Vec<&'p Patch>> {
     let mut out = Vec::with_capacity(patches.len());
     for p in patches {
         if p.kind != PatchType::PatchSet {
             out.push(p);
             continue;
         }
-        let Some(name) = p.patch_set_name else {
+        let Some(name) = &p.patch_set_name else {
             return Err(Error::new(
                 ErrorKind::InvalidComposition,
                 "PatchSetName is required by type PatchSet",
             ));
         };
-        let Some(set) = sets.iter().rev().find(|s| s.name == name) else {
+        let Some(set) = sets.iter().rev().find(|s| s.name == *name) else {
             return Err(Error::new(
                 ErrorKind::InvalidComposition,
                 format!("cannot find PatchSet by name {name}"),

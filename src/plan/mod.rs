@@ -4,7 +4,8 @@
 //! XRs. `render_json` finds the request's `composition` member in the text and,
 //! when an instance has read that exact text before, takes the value it read
 //! then instead of reading it again; only the rest of the request (XR, observed
-//! state, options) is read per render. Whatever this path cannot vouch for
+//! state, options) is read per render. The plans compiled from a kept
+//! Composition are kept with it (`compose::compiled`). Whatever this path cannot vouch for
 //! (invalid JSON, a documents request, repeated or escaped keys, a Composition
 //! that is not an object) is read as a whole by `Request::from_json`, so errors
 //! keep their exact text and position.
@@ -14,7 +15,7 @@ mod locate;
 
 use std::sync::Arc;
 
-use crate::compose::Request;
+use crate::compose::{Compiled, Request};
 use crate::error::Result;
 use crate::value::read::{self, Numbers};
 use crate::value::{MAX_DEPTH, Value};
@@ -32,15 +33,15 @@ pub(crate) fn read_request(text: &str) -> Result<Request> {
 fn with_kept_composition(text: &str) -> Option<Result<Request>> {
     let span = locate::composition(text)?;
     let composition_text = text.get(span.clone())?;
-    let composition = match cache::get(composition_text) {
-        Some(c) => c,
+    let kept = match cache::get(composition_text) {
+        Some(k) => k,
         None => {
             // One level down in the request: the same depth limit as reading it whole.
             let v = read::read(composition_text, Numbers::Kubernetes, MAX_DEPTH - 1).ok()?;
             v.as_object()?;
-            let v = Arc::new(v);
-            cache::put(composition_text, Arc::clone(&v));
-            v
+            let kept = (Arc::new(v), Arc::new(Compiled::default()));
+            cache::put(composition_text, kept.clone());
+            kept
         }
     };
     let mut rest = String::with_capacity(text.len() - composition_text.len() + 4);
@@ -48,5 +49,5 @@ fn with_kept_composition(text: &str) -> Option<Result<Request>> {
     rest.push_str("null");
     rest.push_str(text.get(span.end..)?);
     let doc = Value::from_json(&rest).ok()?;
-    Some(Request::from_value_with(doc, Some(composition)))
+    Some(Request::from_value_with(doc, Some(kept)))
 }
