@@ -12,7 +12,7 @@ use base64::Engine as _;
 use crate::connection::{Detail, Details};
 use crate::documents::Choices;
 use crate::error::{Error, ErrorKind, Result};
-use crate::fieldpath::MergeOptions;
+use crate::fieldpath::{MergeOptions, Path};
 use crate::patch::patchset::PatchSet;
 use crate::patch::{Combine, Patch, PatchType, Policy};
 use crate::readiness::Check;
@@ -803,8 +803,8 @@ fn decode_patch(d: Dec, v: &Value, at: &At<'_>, sem: Semantics) -> Result<Patch>
     };
     Ok(Patch {
         kind,
-        from_field_path: from_field_path.map(str::to_owned),
-        to_field_path: to_field_path.map(str::to_owned),
+        from_field_path: from_field_path.map(Path::new),
+        to_field_path: to_field_path.map(Path::new),
         combine,
         patch_set_name: patch_set_name.map(str::to_owned),
         transforms,
@@ -819,11 +819,9 @@ fn decode_combine(d: Dec, c: &Map, cat: &At<'_>) -> Result<Combine> {
         for (i, var) in vars.iter().enumerate() {
             let vat = At::Item(cat, "variables", i);
             let vm = d.object(var, &vat)?;
-            variables.push(
-                d.opt_str(vm, "fromFieldPath", &vat)?
-                    .unwrap_or("")
-                    .to_owned(),
-            );
+            variables.push(Path::new(
+                d.opt_str(vm, "fromFieldPath", &vat)?.unwrap_or(""),
+            ));
         }
     }
     let strategy = d.opt_str(c, "strategy", cat)?.unwrap_or("").to_owned();

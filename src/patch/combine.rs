@@ -21,7 +21,7 @@ pub(super) fn apply(
     let Some(c) = &p.combine else {
         return Err(render(format!("Combine is required by type {kind}")));
     };
-    let Some(to_path) = p.to_field_path.as_deref() else {
+    let Some(to_path) = &p.to_field_path else {
         return Err(render(format!("ToFieldPath is required by type {kind}")));
     };
     if c.variables.is_empty() {
@@ -29,7 +29,7 @@ pub(super) fn apply(
     }
     let mut vars = Vec::with_capacity(c.variables.len());
     for path in &c.variables {
-        match fieldpath::get_value(from, path, sem) {
+        match fieldpath::get_value_at(from, path, sem) {
             Ok(v) => {
                 if let Some(t) = trace.as_deref_mut() {
                     t.read(path, v);
@@ -41,7 +41,7 @@ pub(super) fn apply(
                 if let Some(t) = trace.as_deref_mut() {
                     t.read_failed(path, &e);
                 }
-                return Err(e.with_field_path(path));
+                return Err(e.with_field_path(&**path));
             }
         }
     }

@@ -6,7 +6,7 @@ pub(crate) mod patchset;
 pub(crate) mod policy;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::fieldpath::{self, MergeOptions};
+use crate::fieldpath::{self, MergeOptions, Path};
 use crate::semantics::Semantics;
 use crate::trace::{PatchTrace, TransformStep};
 use crate::transform;
@@ -121,7 +121,7 @@ impl PatchType {
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Combine {
     /// Each variable's `fromFieldPath` (empty when unset).
-    pub(crate) variables: Vec<String>,
+    pub(crate) variables: Vec<Path>,
     /// `strategy` as written (empty when unset).
     pub(crate) strategy: String,
     /// `string.fmt`, when the `string` block is present.
@@ -132,8 +132,8 @@ pub(crate) struct Combine {
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Patch {
     pub(crate) kind: PatchType,
-    pub(crate) from_field_path: Option<String>,
-    pub(crate) to_field_path: Option<String>,
+    pub(crate) from_field_path: Option<Path>,
+    pub(crate) to_field_path: Option<Path>,
     pub(crate) combine: Option<Combine>,
     pub(crate) patch_set_name: Option<String>,
     /// The transforms as written, with native CRD defaults applied (`transform::run` interprets them).
@@ -163,21 +163,23 @@ pub(crate) fn apply(
 /// The FromFieldPath-style algorithm shared by the four field-path types.
 fn apply_field_path(
     p: &Patch,
-    from: &Value,
-    to: &mut Value,
+    from_obj: &Value,
+    to_obj: &mut Value,
     sem: Semantics,
     mut trace: Option<&mut PatchTrace>,
 ) -> Result<()> {
     let kind = p.kind.as_str();
-    let Some(from_path) = p.from_field_path.as_deref() else {
+    let Some(from) = &p.from_field_path else {
         // Validation catches this first in both engines; kept for direct callers.
         return Err(Error::new(
             ErrorKind::Render,
             format!("FromFieldPath is required by type {kind}"),
         ));
     };
-    let to_path = p.to_field_path.as_deref().unwrap_or(from_path);
-    let input = match fieldpath::get_value(from, from_path, sem) {
+    let from_path: &str = from;
+    let to = p.to_field_path.as_ref().unwrap_or(from);
+    let to_path: &str = to;
+    let input = match fieldpath::get_value_at(from_obj, from, sem) {
         Ok(v) => v.clone(),
         Err(e) => {
             if let Some(t) = trace.as_deref_mut() {
@@ -198,7 +200,7 @@ fn apply_field_path(
     };
     let opts = p.policy.merge_options(sem)?;
     if to_path.contains("[*]") {
-        let paths = fieldpath::expand_wildcards(to, to_path, sem)
+        let paths = fieldpath::expand_wildcards(to_obj, to_path, sem)
             .map_err(|e| e.with_field_path(to_path))?;
         if paths.is_empty() {
             return Err(Error::new(
@@ -208,11 +210,18 @@ fn apply_field_path(
             .with_field_path(to_path));
         }
         for q in &paths {
-            write(to, q, out.clone(), opts, sem, trace.as_deref_mut())?;
+            write(
+                to_obj,
+                &Path::new(q.as_str()),
+                out.clone(),
+                opts,
+                sem,
+                trace.as_deref_mut(),
+            )?;
         }
-        return reread(to, sem);
+        return reread(to_obj, sem);
     }
-    let res = write(to, to_path, out, opts, sem, trace).and_then(|()| reread(to, sem));
+    let res = write(to_obj, to, out, opts, sem, trace).and_then(|()| reread(to_obj, sem));
     if sem == Semantics::Function {
         res.map_err(|e| e.wrap("cannot patch to object"))
     } else {
@@ -277,23 +286,23 @@ pub(crate) fn run_transforms(
 /// One `MergeValue` write, traced.
 pub(crate) fn write(
     to: &mut Value,
-    path: &str,
+    path: &Path,
     value: Value,
     opts: Option<MergeOptions>,
     sem: Semantics,
     trace: Option<&mut PatchTrace>,
 ) -> Result<()> {
     match trace {
-        None => fieldpath::merge_value(to, path, value, opts, sem),
+        None => fieldpath::merge_value_at(to, path, value, opts, sem),
         Some(t) => {
             let shown = fieldpath::to_valid_json(value.clone()).unwrap_or_else(|_| value.clone());
-            fieldpath::merge_value(to, path, value, opts, sem)
-                .map_err(|e| e.with_field_path(path))?;
+            fieldpath::merge_value_at(to, path, value, opts, sem)
+                .map_err(|e| e.with_field_path(&**path))?;
             // What the target holds afterwards (a merge may differ from the value).
-            let after = fieldpath::get_value(to, path, sem).ok().cloned();
+            let after = fieldpath::get_value_at(to, path, sem).ok().cloned();
             t.wrote(path, shown, after, opts);
             Ok(())
         }
     }
-    .map_err(|e| e.with_field_path(path))
+    .map_err(|e| e.with_field_path(&**path))
 }
