@@ -21,6 +21,11 @@ use super::wire;
 pub(crate) struct Compiled([OnceLock<Result<Arc<Plan>>>; 2]);
 
 impl Compiled {
+    /// How many plans have been compiled (failed ones included).
+    pub(crate) fn count(&self) -> usize {
+        self.0.iter().filter(|p| p.get().is_some()).count()
+    }
+
     fn slot(&self, sem: Semantics) -> &OnceLock<Result<Arc<Plan>>> {
         match sem {
             Semantics::Native => &self.0[0],

@@ -97,6 +97,11 @@ pub(crate) fn footprint() -> (usize, usize) {
     })
 }
 
+/// How many plans the kept Compositions hold.
+pub(crate) fn plans() -> usize {
+    CACHE.with(|c| c.borrow().entries.iter().map(|e| e.compiled.count()).sum())
+}
+
 /// Forgets every Composition.
 pub(crate) fn clear() {
     CACHE.with(|c| *c.borrow_mut() = Lru::new());

@@ -20,7 +20,7 @@ use crate::error::Result;
 use crate::value::read::{self, Numbers};
 use crate::value::{MAX_DEPTH, Value};
 
-pub(crate) use cache::{clear, footprint};
+pub(crate) use cache::{clear, footprint, plans};
 
 /// Reads a request, reusing the instance's reading of its Composition.
 pub(crate) fn read_request(text: &str) -> Result<Request> {
