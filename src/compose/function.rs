@@ -289,7 +289,7 @@ fn base(st: &State<'_>, t: &Template) -> Result<Value> {
     match &t.base {
         // The base decodes into an `Unstructured`, which needs a kind.
         Some(b) => {
-            let mut d = (*b).clone();
+            let mut d = Value::clone(b);
             crate::value::unstructured::round_trip(&mut d).map_err(|e| {
                 e.wrap(format!(
                     "cannot parse base template of composed resource {}",

@@ -4,6 +4,7 @@
 //! expected string, got int64`). Native decoding applies the Composition CRD defaults the API
 //! server would have applied; function decoding keeps the input exactly as written.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
@@ -14,7 +15,7 @@ use crate::documents::Choices;
 use crate::error::{Error, ErrorKind, Result};
 use crate::fieldpath::{MergeOptions, Path};
 use crate::patch::patchset::PatchSet;
-use crate::patch::{Combine, Patch, PatchType, Policy};
+use crate::patch::{self, Combine, Patch, PatchType, Policy};
 use crate::readiness::Check;
 use crate::semantics::Semantics;
 use crate::value::{Map, Value};
@@ -142,10 +143,10 @@ impl Request {
     }
 
     /// A request document whose `composition` was read already (`kept`, with
-    /// the plans compiled from it; the document's own member is then ignored).
+    /// the plans kept for it, if any; the document's own member is then ignored).
     pub(crate) fn from_value_with(
         doc: Value,
-        kept: Option<(Arc<Value>, Arc<super::Compiled>)>,
+        kept: Option<(Arc<Value>, Option<Arc<super::Compiled>>)>,
     ) -> Result<Request> {
         let d = Dec(ErrorKind::InvalidRequest);
         let Value::Object(mut root) = doc else {
@@ -190,7 +191,7 @@ impl Request {
         };
         d.object(&xr, &"xr")?;
         let (composition, compiled) = match kept {
-            Some((c, compiled)) => (c, Some(compiled)),
+            Some((c, compiled)) => (c, compiled),
             None => {
                 let c = root
                     .remove("composition")
@@ -435,22 +436,35 @@ fn decode_observed(d: Dec, v: Value) -> Result<Observed> {
 
 /// What a Composition asks for.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Plan {
+pub(crate) enum Plan<'a> {
     /// Classic `spec.resources` (mode Resources).
-    Resources(Box<PtInput>),
+    Resources(Box<PtInput<'a>>),
     /// `spec.mode: Pipeline`.
-    Pipeline(Vec<Step>),
+    Pipeline(Vec<Step<'a>>),
+}
+
+/// A plan borrows from the Composition it was decoded from; a live instance
+/// keeps an owned copy (`crate::compose::compiled`).
+impl Plan<'_> {
+    pub(crate) fn into_owned(self) -> Plan<'static> {
+        match self {
+            Plan::Resources(input) => Plan::Resources(Box::new(input.into_owned())),
+            Plan::Pipeline(steps) => {
+                Plan::Pipeline(steps.into_iter().map(Step::into_owned).collect())
+            }
+        }
+    }
 }
 
 /// One pipeline step.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Step {
+pub(crate) struct Step<'a> {
     pub(crate) name: String,
     pub(crate) function: String,
     /// The decoded function-patch-and-transform input, if the step is one.
-    pub(crate) input: Option<PtInput>,
+    pub(crate) input: Option<PtInput<'a>>,
     /// The step's input as written.
-    pub(crate) raw_input: Option<Value>,
+    pub(crate) raw_input: Option<Cow<'a, Value>>,
 }
 
 /// What `functions::resolve` reads of a step.
@@ -461,30 +475,43 @@ pub(crate) struct StepRef<'a> {
     pub(crate) raw_input: Option<&'a Value>,
 }
 
-impl Step {
+impl Step<'_> {
     pub(crate) fn as_ref(&self) -> StepRef<'_> {
         StepRef {
             name: &self.name,
             function: &self.function,
-            raw_input: self.raw_input.as_ref(),
+            raw_input: self.raw_input.as_deref(),
         }
     }
+
+    fn into_owned(self) -> Step<'static> {
+        Step {
+            name: self.name,
+            function: self.function,
+            input: self.input.map(PtInput::into_owned),
+            raw_input: self.raw_input.map(owned),
+        }
+    }
+}
+
+fn owned(v: Cow<'_, Value>) -> Cow<'static, Value> {
+    Cow::Owned(v.into_owned())
 }
 
 /// Resource templates, patch sets and environment patches: a classic
 /// Composition's spec, or a function-patch-and-transform `Resources` input.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct PtInput {
+pub(crate) struct PtInput<'a> {
     /// Where this lives, for validation messages (`spec` natively, empty for FN input).
     pub(crate) base_path: String,
-    pub(crate) resources: Vec<Template>,
-    pub(crate) patch_sets: Vec<PatchSet>,
-    pub(crate) environment_patches: Vec<Patch>,
-    pub(crate) default_data: Option<Value>,
+    pub(crate) resources: Vec<Template<'a>>,
+    pub(crate) patch_sets: Vec<PatchSet<'a>>,
+    pub(crate) environment_patches: Vec<Patch<'a>>,
+    pub(crate) default_data: Option<Cow<'a, Value>>,
     /// A classic Composition in Resources mode (validated as such natively).
     pub(crate) mode_resources: bool,
     /// FN input `writeConnectionSecretToRef` (v2 XRs' connection Secret).
-    pub(crate) connection_secret_ref: Option<SecretRef>,
+    pub(crate) connection_secret_ref: Option<SecretRef<'a>>,
     /// FN: the input names a member its Go types lack, so the function fails
     /// decoding it (a Fatal result when the step runs).
     pub(crate) undecodable: Option<Error>,
@@ -493,31 +520,70 @@ pub(crate) struct PtInput {
     pub(crate) validated: OnceLock<Result<()>>,
 }
 
-impl PtInput {
+impl PtInput<'_> {
     /// The engine's validation (`check`) of this input, made once.
-    pub(crate) fn validate(&self, check: fn(&PtInput) -> Result<()>) -> Result<()> {
+    pub(crate) fn validate(&self, check: fn(&PtInput<'_>) -> Result<()>) -> Result<()> {
         self.validated.get_or_init(|| check(self)).clone()
+    }
+
+    fn into_owned(self) -> PtInput<'static> {
+        PtInput {
+            base_path: self.base_path,
+            resources: self
+                .resources
+                .into_iter()
+                .map(Template::into_owned)
+                .collect(),
+            patch_sets: self
+                .patch_sets
+                .into_iter()
+                .map(PatchSet::into_owned)
+                .collect(),
+            environment_patches: patch::owned(self.environment_patches),
+            default_data: self.default_data.map(owned),
+            mode_resources: self.mode_resources,
+            connection_secret_ref: self.connection_secret_ref.map(|r| SecretRef {
+                name: r.name,
+                namespace: r.namespace,
+                patches: patch::owned(r.patches),
+            }),
+            undecodable: self.undecodable,
+            validated: self.validated,
+        }
     }
 }
 
 /// FN input `writeConnectionSecretToRef`: a base name/namespace and patches from the XR.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct SecretRef {
+pub(crate) struct SecretRef<'a> {
     pub(crate) name: String,
     pub(crate) namespace: String,
-    pub(crate) patches: Vec<Patch>,
+    pub(crate) patches: Vec<Patch<'a>>,
 }
 
 /// One resource template.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Template {
+pub(crate) struct Template<'a> {
     /// The template name, or `resource <i+1>` for anonymous templates.
     pub(crate) name: String,
     pub(crate) named: bool,
-    pub(crate) base: Option<Value>,
-    pub(crate) patches: Vec<Patch>,
+    pub(crate) base: Option<Cow<'a, Value>>,
+    pub(crate) patches: Vec<Patch<'a>>,
     pub(crate) readiness_checks: Vec<Check>,
     pub(crate) connection_details: Vec<Detail>,
+}
+
+impl Template<'_> {
+    fn into_owned(self) -> Template<'static> {
+        Template {
+            name: self.name,
+            named: self.named,
+            base: self.base.map(owned),
+            patches: patch::owned(self.patches),
+            readiness_checks: self.readiness_checks,
+            connection_details: self.connection_details,
+        }
+    }
 }
 
 /// The P&T input `apiVersion`/`kind` that marks a function-patch-and-transform step.
@@ -542,7 +608,7 @@ impl std::fmt::Display for At<'_> {
 }
 
 /// Decodes a Composition.
-pub(crate) fn decode_composition(comp: &Value, sem: Semantics) -> Result<Plan> {
+pub(crate) fn decode_composition(comp: &Value, sem: Semantics) -> Result<Plan<'_>> {
     let d = Dec(ErrorKind::InvalidComposition);
     let root_at = At::Root("composition");
     let root = d.object(comp, &root_at)?;
@@ -586,7 +652,7 @@ pub(crate) fn decode_composition(comp: &Value, sem: Semantics) -> Result<Plan> {
                 name: name.to_owned(),
                 function: function.to_owned(),
                 input,
-                raw_input: member(sm, "input").cloned(),
+                raw_input: member(sm, "input").map(Cow::Borrowed),
             });
         }
         return Ok(Plan::Pipeline(out));
@@ -619,14 +685,14 @@ fn empty_map() -> &'static Map {
     &EMPTY
 }
 
-fn decode_pt(
+fn decode_pt<'a>(
     d: Dec,
-    m: &Map,
+    m: &'a Map,
     at: &At<'_>,
     base_path: String,
     sem: Semantics,
     classic: bool,
-) -> Result<PtInput> {
+) -> Result<PtInput<'a>> {
     let mut patch_sets = Vec::new();
     if let Some(sets) = d.opt_array(m, "patchSets", at)? {
         limit(sets.len(), at)?;
@@ -672,7 +738,7 @@ fn decode_pt(
         environment_patches = decode_patches(d, env, &eat, sem)?;
         if classic && let Some(dd) = member(env, "defaultData") {
             d.object(dd, &At::Key(&eat, "defaultData"))?;
-            default_data = Some(dd.clone());
+            default_data = Some(Cow::Borrowed(dd));
         }
     }
     Ok(PtInput {
@@ -688,20 +754,20 @@ fn decode_pt(
     })
 }
 
-fn decode_template(
+fn decode_template<'a>(
     d: Dec,
-    v: &Value,
+    v: &'a Value,
     at: &At<'_>,
     index: usize,
     sem: Semantics,
-) -> Result<Template> {
+) -> Result<Template<'a>> {
     let m = d.object(v, at)?;
     let name = d.opt_str(m, "name", at)?;
     let base = match member(m, "base") {
         None => None,
         Some(b) => {
             d.object(b, &At::Key(at, "base"))?;
-            Some(b.clone())
+            Some(Cow::Borrowed(b))
         }
     };
     let patches = decode_patches(d, m, at, sem)?;
@@ -743,7 +809,7 @@ fn decode_template(
     })
 }
 
-fn decode_patches(d: Dec, m: &Map, at: &At<'_>, sem: Semantics) -> Result<Vec<Patch>> {
+fn decode_patches<'a>(d: Dec, m: &'a Map, at: &At<'_>, sem: Semantics) -> Result<Vec<Patch<'a>>> {
     let Some(ps) = d.opt_array(m, "patches", at)? else {
         return Ok(Vec::new());
     };
@@ -754,7 +820,7 @@ fn decode_patches(d: Dec, m: &Map, at: &At<'_>, sem: Semantics) -> Result<Vec<Pa
         .collect()
 }
 
-fn decode_patch(d: Dec, v: &Value, at: &At<'_>, sem: Semantics) -> Result<Patch> {
+fn decode_patch<'a>(d: Dec, v: &'a Value, at: &At<'_>, sem: Semantics) -> Result<Patch<'a>> {
     let m = d.object(v, at)?;
     let kind = PatchType::parse(d.opt_str(m, "type", at)?.unwrap_or(""));
     let from_field_path = d.opt_str(m, "fromFieldPath", at)?;
@@ -764,8 +830,8 @@ fn decode_patch(d: Dec, v: &Value, at: &At<'_>, sem: Semantics) -> Result<Patch>
         None => None,
         Some(c) => Some(decode_combine(d, c, &At::Key(at, "combine"))?),
     };
-    let transforms: Vec<Value> = match d.opt_array(m, "transforms", at)? {
-        None => Vec::new(),
+    let transforms: Cow<'a, [Value]> = match d.opt_array(m, "transforms", at)? {
+        None => Cow::Borrowed(&[]),
         Some(ts) => {
             limit(ts.len(), at)?;
             for (i, t) in ts.iter().enumerate() {
@@ -774,9 +840,9 @@ fn decode_patch(d: Dec, v: &Value, at: &At<'_>, sem: Semantics) -> Result<Patch>
             if sem == Semantics::Native && ts.iter().any(needs_defaults) {
                 let mut owned = ts.to_vec();
                 owned.iter_mut().for_each(transform_defaults);
-                owned
+                Cow::Owned(owned)
             } else {
-                ts.to_vec()
+                Cow::Borrowed(ts)
             }
         }
     };

@@ -69,8 +69,9 @@ fn compose(request: &Request) -> Result<Output> {
     metadata::ensure_composite_label(&mut xr);
     metadata::default_connection_secret_ref(&mut xr, &request.composition)?;
 
-    let plan = compiled::plan(request, sem)?;
-    let plan = &*plan;
+    let mut wired = None;
+    let plan = compiled::plan(request, sem, &mut wired)?;
+    let plan = plan.get();
     // Native renders change the XR in place; function renders keep the input XR for the output.
     let (state_xr, input_xr) = match sem {
         Semantics::Native => (xr, None),
@@ -118,7 +119,7 @@ fn initial_state<'r>(request: &'r Request, sem: Semantics, plan: &Plan, xr: Valu
         }
     }
     let default_data = match plan {
-        Plan::Resources(i) => i.default_data.as_ref(),
+        Plan::Resources(i) => i.default_data.as_deref(),
         Plan::Pipeline(_) => None,
     };
     let (mut context, context_env) = context::FnContext::new(request.context.clone());

@@ -298,7 +298,7 @@ fn base(t: &Template, observed: Option<&Value>) -> Result<Value> {
             .with_resource(name));
         }
     }
-    Ok(base.clone())
+    Ok(Value::clone(base))
 }
 
 /// Runs one group of a template's patches in order: those reading the XR

@@ -57,7 +57,7 @@ pub(super) fn run(st: &mut State<'_>, steps: &[Step]) -> Result<()> {
                 ),
             },
             Implementation::EnvironmentConfigs => {
-                if let Err(e) = environment_configs::run(st, s.raw_input.as_ref()) {
+                if let Err(e) = environment_configs::run(st, s.raw_input.as_deref()) {
                     fatal(st, e.message().to_owned());
                 }
             }

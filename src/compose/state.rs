@@ -133,7 +133,7 @@ impl State<'_> {
     pub(crate) fn trace_not_run<'p, 'a: 'p>(
         &mut self,
         resource: Option<&str>,
-        patches: impl Iterator<Item = (usize, &'p &'p Patch)>,
+        patches: impl Iterator<Item = (usize, &'p &'p Patch<'a>)>,
         reason: &str,
     ) {
         if self.trace.is_none() {

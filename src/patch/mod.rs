@@ -5,6 +5,8 @@ pub(crate) mod environment;
 pub(crate) mod patchset;
 pub(crate) mod policy;
 
+use std::borrow::Cow;
+
 use crate::error::{Error, ErrorKind, Result};
 use crate::fieldpath::{self, MergeOptions, Path};
 use crate::semantics::Semantics;
@@ -128,17 +130,38 @@ pub(crate) struct Combine {
     pub(crate) string_fmt: Option<String>,
 }
 
-/// One patch, decoded; owned, so a live instance can keep it with its Composition.
+/// One patch, decoded; it borrows from the request's Composition, or owns
+/// its transforms when a live instance keeps it (`into_owned`).
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Patch {
+pub(crate) struct Patch<'a> {
     pub(crate) kind: PatchType,
     pub(crate) from_field_path: Option<Path>,
     pub(crate) to_field_path: Option<Path>,
     pub(crate) combine: Option<Combine>,
     pub(crate) patch_set_name: Option<String>,
     /// The transforms as written, with native CRD defaults applied (`transform::run` interprets them).
-    pub(crate) transforms: Vec<Value>,
+    pub(crate) transforms: Cow<'a, [Value]>,
     pub(crate) policy: Policy,
+}
+
+impl Patch<'_> {
+    /// The patch owning what it borrowed, to be kept with its Composition.
+    pub(crate) fn into_owned(self) -> Patch<'static> {
+        Patch {
+            kind: self.kind,
+            from_field_path: self.from_field_path,
+            to_field_path: self.to_field_path,
+            combine: self.combine,
+            patch_set_name: self.patch_set_name,
+            transforms: Cow::Owned(self.transforms.into_owned()),
+            policy: self.policy,
+        }
+    }
+}
+
+/// Patches owning what they borrowed.
+pub(crate) fn owned(patches: Vec<Patch<'_>>) -> Vec<Patch<'static>> {
+    patches.into_iter().map(Patch::into_owned).collect()
 }
 
 /// Applies `p` reading `from` and writing `to`.

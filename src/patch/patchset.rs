@@ -6,9 +6,18 @@ use super::{Patch, PatchType};
 
 /// A named, reusable list of patches.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct PatchSet {
+pub(crate) struct PatchSet<'a> {
     pub(crate) name: String,
-    pub(crate) patches: Vec<Patch>,
+    pub(crate) patches: Vec<Patch<'a>>,
+}
+
+impl PatchSet<'_> {
+    pub(crate) fn into_owned(self) -> PatchSet<'static> {
+        PatchSet {
+            name: self.name,
+            patches: super::owned(self.patches),
+        }
+    }
 }
 
 /// Checks that no set nests another (`ComposedTemplates` does this before inlining).
@@ -28,7 +37,10 @@ pub(crate) fn check_sets(sets: &[PatchSet]) -> Result<()> {
 
 /// Replaces every `PatchSet` patch by the referenced set's patches, in place.
 /// Duplicate set names: the last definition wins, as a Go map built in order does.
-pub(crate) fn inline<'p>(sets: &'p [PatchSet], patches: &'p [Patch]) -> Result<Vec<&'p Patch>> {
+pub(crate) fn inline<'p, 'a>(
+    sets: &'p [PatchSet<'a>],
+    patches: &'p [Patch<'a>],
+) -> Result<Vec<&'p Patch<'a>>> {
     let mut out = Vec::with_capacity(patches.len());
     for p in patches {
         if p.kind != PatchType::PatchSet {

@@ -4,8 +4,9 @@
 //! XRs. `render_json` finds the request's `composition` member in the text and,
 //! when an instance has read that exact text before, takes the value it read
 //! then instead of reading it again; only the rest of the request (XR, observed
-//! state, options) is read per render. The plans compiled from a kept
-//! Composition are kept with it (`compose::compiled`). Whatever this path cannot vouch for
+//! state, options) is read per render. From its second render on, the plans
+//! compiled from a kept Composition are kept with it (`compose::compiled`),
+//! so a Composition seen once costs no more than a one-off request. Whatever this path cannot vouch for
 //! (invalid JSON, a documents request, repeated or escaped keys, a Composition
 //! that is not an object) is read as a whole by `Request::from_json`, so errors
 //! keep their exact text and position.
@@ -15,7 +16,7 @@ mod locate;
 
 use std::sync::Arc;
 
-use crate::compose::{Compiled, Request};
+use crate::compose::Request;
 use crate::error::Result;
 use crate::value::read::{self, Numbers};
 use crate::value::{MAX_DEPTH, Value};
@@ -34,14 +35,16 @@ fn with_kept_composition(text: &str) -> Option<Result<Request>> {
     let span = locate::composition(text)?;
     let composition_text = text.get(span.clone())?;
     let kept = match cache::get(composition_text) {
-        Some(k) => k,
+        // Seen before: this render compiles the plan to keep, or runs the kept one.
+        Some((composition, compiled)) => (composition, Some(compiled)),
+        // First sight: the render decodes its own plan, as a one-off request's does.
         None => {
             // One level down in the request: the same depth limit as reading it whole.
             let v = read::read(composition_text, Numbers::Kubernetes, MAX_DEPTH - 1).ok()?;
             v.as_object()?;
-            let kept = (Arc::new(v), Arc::new(Compiled::default()));
-            cache::put(composition_text, kept.clone());
-            kept
+            let v = Arc::new(v);
+            cache::put(composition_text, (Arc::clone(&v), Arc::default()));
+            (v, None)
         }
     };
     let mut rest = String::with_capacity(text.len() - composition_text.len() + 4);
