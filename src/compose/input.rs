@@ -878,7 +878,7 @@ fn decode_patch<'a>(d: Dec, v: &'a Value, at: &At<'_>, sem: Semantics) -> Result
     })
 }
 
-fn decode_combine(d: Dec, c: &Map, cat: &At<'_>) -> Result<Combine> {
+fn decode_combine<'a>(d: Dec, c: &'a Map, cat: &At<'_>) -> Result<Combine<'a>> {
     let mut variables = Vec::new();
     if let Some(vars) = d.opt_array(c, "variables", cat)? {
         limit(vars.len(), cat)?;

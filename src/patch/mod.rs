@@ -121,9 +121,9 @@ impl PatchType {
 
 /// A patch's `combine` block.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Combine {
+pub(crate) struct Combine<'a> {
     /// Each variable's `fromFieldPath` (empty when unset).
-    pub(crate) variables: Vec<Path>,
+    pub(crate) variables: Vec<Path<'a>>,
     /// `strategy` as written (empty when unset).
     pub(crate) strategy: String,
     /// `string.fmt`, when the `string` block is present.
@@ -135,9 +135,9 @@ pub(crate) struct Combine {
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Patch<'a> {
     pub(crate) kind: PatchType,
-    pub(crate) from_field_path: Option<Path>,
-    pub(crate) to_field_path: Option<Path>,
-    pub(crate) combine: Option<Combine>,
+    pub(crate) from_field_path: Option<Path<'a>>,
+    pub(crate) to_field_path: Option<Path<'a>>,
+    pub(crate) combine: Option<Combine<'a>>,
     pub(crate) patch_set_name: Option<String>,
     /// The transforms as written, with native CRD defaults applied (`transform::run` interprets them).
     pub(crate) transforms: Cow<'a, [Value]>,
@@ -149,9 +149,13 @@ impl Patch<'_> {
     pub(crate) fn into_owned(self) -> Patch<'static> {
         Patch {
             kind: self.kind,
-            from_field_path: self.from_field_path,
-            to_field_path: self.to_field_path,
-            combine: self.combine,
+            from_field_path: self.from_field_path.map(Path::into_owned),
+            to_field_path: self.to_field_path.map(Path::into_owned),
+            combine: self.combine.map(|c| Combine {
+                variables: c.variables.into_iter().map(Path::into_owned).collect(),
+                strategy: c.strategy,
+                string_fmt: c.string_fmt,
+            }),
             patch_set_name: self.patch_set_name,
             transforms: Cow::Owned(self.transforms.into_owned()),
             policy: self.policy,
@@ -309,7 +313,7 @@ pub(crate) fn run_transforms(
 /// One `MergeValue` write, traced.
 pub(crate) fn write(
     to: &mut Value,
-    path: &Path,
+    path: &Path<'_>,
     value: Value,
     opts: Option<MergeOptions>,
     sem: Semantics,
