@@ -37,6 +37,13 @@ fn with_xr(base: &Value, i: usize) -> Value {
     if i % 101 == 7 {
         r["xr"]["spec"] = json!([]);
     }
+    // The same Composition rendered the function's way: a second plan, kept beside the first.
+    if i % 5 == 1 {
+        r["options"]["semantics"] = json!("function");
+    }
+    if i % 7 == 2 {
+        r["options"]["trace"] = json!(true);
+    }
     r
 }
 
@@ -64,6 +71,11 @@ fn one_kept_composition_serves_a_thousand_xrs() {
     }
     assert!(errors > 0, "no XR exercised an error");
     assert_eq!(xprender::testing::kept_compositions().0, 1);
+    assert_eq!(
+        xprender::testing::kept_plans(),
+        2,
+        "one plan per semantics, compiled once"
+    );
 }
 
 #[test]
@@ -91,6 +103,11 @@ fn kept_compositions_stay_bounded() {
     }
     let (entries, bytes) = xprender::testing::kept_compositions();
     assert_eq!(entries, 50, "every Composition is kept once");
+    assert_eq!(
+        xprender::testing::kept_plans(),
+        50,
+        "one plan per Composition"
+    );
     assert_eq!(
         (entries, bytes),
         after_first_round,

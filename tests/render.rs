@@ -184,8 +184,11 @@ fn golden_fixtures() {
     );
 }
 
-/// A live instance keeps the Compositions it has read: every fixture renders to the same bytes,
-/// errors included, read as a whole, on first sight of its Composition and on reuse.
+/// A live instance keeps the Compositions it has read and, from their second render, the plans
+/// compiled from them: every fixture renders to the same bytes, errors included, read as a
+/// whole, on first sight of its Composition, when its plan is compiled to be kept and when the
+/// kept plan is reused; so does every fixture rendered with the other semantics, whose plan is
+/// kept beside the first.
 #[test]
 fn golden_fixtures_with_kept_compositions() {
     let all = cases();
@@ -196,14 +199,51 @@ fn golden_fixtures_with_kept_compositions() {
         let whole = xprender::testing::render_json_unkept(&request);
         let first = xprender::render_json(&request);
         let again = xprender::render_json(&request);
+        let reused = xprender::render_json(&request);
         assert_eq!(whole, first, "{area}/{case}: first render differs");
         assert_eq!(
             whole, again,
             "{area}/{case}: render with the kept Composition differs"
         );
+        assert_eq!(
+            whole, reused,
+            "{area}/{case}: render with the kept plan differs"
+        );
+        let Some(other) = with_other_semantics(&request) else {
+            continue;
+        };
+        let whole = xprender::testing::render_json_unkept(&other);
+        for _ in 0..2 {
+            assert_eq!(
+                whole,
+                xprender::render_json(&other),
+                "{area}/{case}: render with the other semantics differs with a kept Composition"
+            );
+        }
     }
     let (kept, _) = xprender::testing::kept_compositions();
     assert!(kept > 0, "no Composition was kept");
+    assert!(
+        xprender::testing::kept_plans() > kept,
+        "no Composition kept a plan for each semantics"
+    );
+}
+
+/// The request asking for the semantics it does not ask for (by its Composition's mode when
+/// it names none); `None` for a request that is not an object with an object `options`.
+fn with_other_semantics(request: &str) -> Option<String> {
+    let mut doc: serde_json::Value = serde_json::from_str(request).ok()?;
+    let pipeline = doc["composition"]["spec"]["mode"] == "Pipeline";
+    let root = doc.as_object_mut()?;
+    let options = root
+        .entry("options")
+        .or_insert_with(|| serde_json::json!({}))
+        .as_object_mut()?;
+    let asked = options.get("semantics").and_then(serde_json::Value::as_str);
+    let function = asked.map_or(pipeline, |s| s == "function");
+    let other = if function { "native" } else { "function" };
+    options.insert("semantics".into(), other.into());
+    Some(serde_json::to_string(&doc).expect("serialisable"))
 }
 
 /// The engine must answer every request with a document, never panic.

@@ -20,12 +20,12 @@ use super::{State, fatal, metadata, validate, wire};
 const SEM: Semantics = Semantics::Function;
 
 /// Runs one function-patch-and-transform input.
-pub(super) fn run(st: &mut State<'_>, input: &PtInput<'_>) -> Result<()> {
+pub(super) fn run(st: &mut State<'_>, input: &PtInput) -> Result<()> {
     if let Some(e) = &input.undecodable {
         return Err(e.clone());
     }
     receive(st);
-    validate::function(input)?;
+    input.validate(validate::function)?;
     patchset::check_sets(&input.patch_sets).map_err(|e| e.wrap("cannot resolve PatchSets"))?;
     let mut templates = Vec::with_capacity(input.resources.len());
     for t in &input.resources {
@@ -63,7 +63,7 @@ fn receive(st: &mut State<'_>) {
 
 /// v0.10: a Crossplane v2 XR (one with `spec.crossplane`) has no connection
 /// details of its own, so the function composes a Secret holding them.
-fn connection_secret(st: &mut State<'_>, input: Option<&SecretRef<'_>>) -> Result<()> {
+fn connection_secret(st: &mut State<'_>, input: Option<&SecretRef>) -> Result<()> {
     let v2 = st
         .xr
         .get("spec")
@@ -103,7 +103,7 @@ fn connection_secret(st: &mut State<'_>, input: Option<&SecretRef<'_>>) -> Resul
 /// `getConnectionSecretRef`: the XR's own reference, else the input's (when
 /// it names anything), else `<xr>-connection` in the XR's namespace; then
 /// the input's patches from the XR.
-fn secret_ref(st: &State<'_>, input: Option<&SecretRef<'_>>) -> Result<(String, String)> {
+fn secret_ref(st: &State<'_>, input: Option<&SecretRef>) -> Result<(String, String)> {
     let field = |v: Option<&Value>, k: &str| {
         v.and_then(|r| r.get(k))
             .and_then(Value::as_str)
@@ -164,7 +164,7 @@ fn secret_ref(st: &State<'_>, input: Option<&SecretRef<'_>>) -> Result<(String, 
 }
 
 /// Environment patches: observed XR → environment, environment → desired XR.
-fn environment_patch(st: &mut State<'_>, i: usize, p: &Patch<'_>) -> Result<()> {
+fn environment_patch(st: &mut State<'_>, i: usize, p: &Patch) -> Result<()> {
     let Some((from, to)) = environment::direction(&p.kind, SEM) else {
         return Ok(());
     };
@@ -208,7 +208,7 @@ fn environment_patch(st: &mut State<'_>, i: usize, p: &Patch<'_>) -> Result<()> 
 }
 
 /// One resource template.
-fn template(st: &mut State<'_>, t: &Template<'_>, patches: &[&Patch<'_>]) -> Result<()> {
+fn template(st: &mut State<'_>, t: &Template, patches: &[&Patch]) -> Result<()> {
     // Lend the observed resource out of the state instead of copying it.
     let observed = st.function.observed.remove(t.name.as_str());
     let res = template_with(st, t, patches, observed.as_ref());
@@ -220,8 +220,8 @@ fn template(st: &mut State<'_>, t: &Template<'_>, patches: &[&Patch<'_>]) -> Res
 
 fn template_with(
     st: &mut State<'_>,
-    t: &Template<'_>,
-    patches: &[&Patch<'_>],
+    t: &Template,
+    patches: &[&Patch],
     observed: Option<&Value>,
 ) -> Result<()> {
     let name = t.name.as_str();
@@ -284,12 +284,12 @@ fn template_with(
 }
 
 /// The template's starting point: its base, or what a previous step produced.
-fn base(st: &State<'_>, t: &Template<'_>) -> Result<Value> {
+fn base(st: &State<'_>, t: &Template) -> Result<Value> {
     let name = t.name.as_str();
     match &t.base {
         // The base decodes into an `Unstructured`, which needs a kind.
         Some(b) => {
-            let mut d = (*b).clone();
+            let mut d = Value::clone(b);
             crate::value::unstructured::round_trip(&mut d).map_err(|e| {
                 e.wrap(format!(
                     "cannot parse base template of composed resource {}",
@@ -315,7 +315,7 @@ fn base(st: &State<'_>, t: &Template<'_>) -> Result<Value> {
 
 /// What an observed composed resource gives its desired state: its name and
 /// namespace, connection details and readiness (failures are warnings).
-fn observe(st: &mut State<'_>, t: &Template<'_>, o: &Value, desired: &mut Value) -> bool {
+fn observe(st: &mut State<'_>, t: &Template, o: &Value, desired: &mut Value) -> bool {
     let name = t.name.as_str();
     metadata::set_meta_str(desired, "namespace", metadata::meta_str(o, "namespace"));
     metadata::set_meta_str(desired, "name", metadata::meta_str(o, "name"));
@@ -368,7 +368,7 @@ fn patch_failed(
     st: &mut State<'_>,
     name: &str,
     i: usize,
-    p: &Patch<'_>,
+    p: &Patch,
     e: Error,
     mut tr: Option<PatchTrace>,
     exists: bool,

@@ -12,7 +12,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::go::quote;
 use crate::value::{Map, Value};
 
-use super::input::{At, Dec, PT_API_VERSION, Step};
+use super::input::{At, Dec, PT_API_VERSION, StepRef};
 
 /// The function-patch-and-transform package name.
 pub(crate) const PATCH_AND_TRANSFORM: &str = "function-patch-and-transform";
@@ -124,7 +124,7 @@ pub(crate) enum Unsupported {
 
 /// The function a step runs.
 pub(crate) fn resolve(
-    step: &Step<'_>,
+    step: StepRef<'_>,
     functions: &BTreeMap<String, String>,
 ) -> std::result::Result<Implementation, Unsupported> {
     if !functions.is_empty() {
@@ -189,17 +189,16 @@ pub(crate) fn runs_environment_configs(
         .flatten()
         .any(|s| {
             let field = |k: &str| s.get(k);
-            let step = Step {
+            let step = StepRef {
                 name: field("step").and_then(Value::as_str).unwrap_or(""),
                 function: field("functionRef")
                     .and_then(|f| f.get("name"))
                     .and_then(Value::as_str)
                     .unwrap_or(""),
-                input: None,
                 raw_input: field("input"),
             };
             matches!(
-                resolve(&step, functions),
+                resolve(step, functions),
                 Ok(Implementation::EnvironmentConfigs)
             )
         })

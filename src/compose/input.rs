@@ -4,19 +4,18 @@
 //! expected string, got int64`). Native decoding applies the Composition CRD defaults the API
 //! server would have applied; function decoding keeps the input exactly as written.
 
-use std::collections::BTreeMap;
-use std::sync::Arc;
-
 use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
 
 use base64::Engine as _;
 
 use crate::connection::{Detail, Details};
 use crate::documents::Choices;
 use crate::error::{Error, ErrorKind, Result};
-use crate::fieldpath::MergeOptions;
+use crate::fieldpath::{MergeOptions, Path};
 use crate::patch::patchset::PatchSet;
-use crate::patch::{Combine, Patch, PatchType, Policy};
+use crate::patch::{self, Combine, Patch, PatchType, Policy};
 use crate::readiness::Check;
 use crate::semantics::Semantics;
 use crate::value::{Map, Value};
@@ -44,6 +43,8 @@ pub struct Request {
     pub(crate) inputs: Option<Value>,
     /// The XR's schema (`openAPIV3Schema`), whose defaults are applied to the XR.
     pub(crate) xrd_schema: Option<Value>,
+    /// The plans compiled from `composition`, kept with it (`crate::plan`).
+    pub(crate) compiled: Option<Arc<super::Compiled>>,
 }
 
 /// `options`.
@@ -132,6 +133,7 @@ impl Request {
             extra_resources: r.extra_resources,
             inputs: Some(r.inputs),
             xrd_schema: None,
+            compiled: None,
         })
     }
 
@@ -139,9 +141,12 @@ impl Request {
         Self::from_value_with(doc, None)
     }
 
-    /// A request document whose `composition` was read already (`kept`; the
-    /// document's own member is then ignored).
-    pub(crate) fn from_value_with(doc: Value, kept: Option<Arc<Value>>) -> Result<Request> {
+    /// A request document whose `composition` was read already (`kept`, with
+    /// the plans kept for it, if any; the document's own member is then ignored).
+    pub(crate) fn from_value_with(
+        doc: Value,
+        kept: Option<(Arc<Value>, Option<Arc<super::Compiled>>)>,
+    ) -> Result<Request> {
         let d = Dec(ErrorKind::InvalidRequest);
         let Value::Object(mut root) = doc else {
             return Err(Error::new(
@@ -184,8 +189,8 @@ impl Request {
             })?,
         };
         d.object(&xr, &"xr")?;
-        let composition = match kept {
-            Some(c) => c,
+        let (composition, compiled) = match kept {
+            Some((c, compiled)) => (c, compiled),
             None => {
                 let c = root
                     .remove("composition")
@@ -195,7 +200,7 @@ impl Request {
                             .with_field_path("composition")
                     })?;
                 d.object(&c, &"composition")?;
-                Arc::new(c)
+                (Arc::new(c), None)
             }
         };
         Ok(Request {
@@ -208,6 +213,7 @@ impl Request {
             extra_resources,
             inputs: None,
             xrd_schema,
+            compiled,
         })
     }
 
@@ -431,20 +437,64 @@ fn decode_observed(d: Dec, v: Value) -> Result<Observed> {
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Plan<'a> {
     /// Classic `spec.resources` (mode Resources).
-    Resources(PtInput<'a>),
+    Resources(Box<PtInput<'a>>),
     /// `spec.mode: Pipeline`.
     Pipeline(Vec<Step<'a>>),
+}
+
+/// A plan borrows from the Composition it was decoded from; a live instance
+/// keeps an owned copy (`crate::compose::compiled`).
+impl Plan<'_> {
+    pub(crate) fn into_owned(self) -> Plan<'static> {
+        match self {
+            Plan::Resources(input) => Plan::Resources(Box::new(input.into_owned())),
+            Plan::Pipeline(steps) => {
+                Plan::Pipeline(steps.into_iter().map(Step::into_owned).collect())
+            }
+        }
+    }
 }
 
 /// One pipeline step.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Step<'a> {
-    pub(crate) name: &'a str,
-    pub(crate) function: &'a str,
+    pub(crate) name: String,
+    pub(crate) function: String,
     /// The decoded function-patch-and-transform input, if the step is one.
     pub(crate) input: Option<PtInput<'a>>,
     /// The step's input as written.
+    pub(crate) raw_input: Option<Cow<'a, Value>>,
+}
+
+/// What `functions::resolve` reads of a step.
+#[derive(Clone, Copy)]
+pub(crate) struct StepRef<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) function: &'a str,
     pub(crate) raw_input: Option<&'a Value>,
+}
+
+impl Step<'_> {
+    pub(crate) fn as_ref(&self) -> StepRef<'_> {
+        StepRef {
+            name: &self.name,
+            function: &self.function,
+            raw_input: self.raw_input.as_deref(),
+        }
+    }
+
+    fn into_owned(self) -> Step<'static> {
+        Step {
+            name: self.name,
+            function: self.function,
+            input: self.input.map(PtInput::into_owned),
+            raw_input: self.raw_input.map(owned),
+        }
+    }
+}
+
+fn owned(v: Cow<'_, Value>) -> Cow<'static, Value> {
+    Cow::Owned(v.into_owned())
 }
 
 /// Resource templates, patch sets and environment patches: a classic
@@ -456,7 +506,7 @@ pub(crate) struct PtInput<'a> {
     pub(crate) resources: Vec<Template<'a>>,
     pub(crate) patch_sets: Vec<PatchSet<'a>>,
     pub(crate) environment_patches: Vec<Patch<'a>>,
-    pub(crate) default_data: Option<&'a Value>,
+    pub(crate) default_data: Option<Cow<'a, Value>>,
     /// A classic Composition in Resources mode (validated as such natively).
     pub(crate) mode_resources: bool,
     /// FN input `writeConnectionSecretToRef` (v2 XRs' connection Secret).
@@ -464,13 +514,49 @@ pub(crate) struct PtInput<'a> {
     /// FN: the input names a member its Go types lack, so the function fails
     /// decoding it (a Fatal result when the step runs).
     pub(crate) undecodable: Option<Error>,
+    /// The engine's validation of this input, made when it first runs: it
+    /// depends on the input alone, so a kept plan validates once.
+    pub(crate) validated: OnceLock<Result<()>>,
+}
+
+impl PtInput<'_> {
+    /// The engine's validation (`check`) of this input, made once.
+    pub(crate) fn validate(&self, check: fn(&PtInput<'_>) -> Result<()>) -> Result<()> {
+        self.validated.get_or_init(|| check(self)).clone()
+    }
+
+    fn into_owned(self) -> PtInput<'static> {
+        PtInput {
+            base_path: self.base_path,
+            resources: self
+                .resources
+                .into_iter()
+                .map(Template::into_owned)
+                .collect(),
+            patch_sets: self
+                .patch_sets
+                .into_iter()
+                .map(PatchSet::into_owned)
+                .collect(),
+            environment_patches: patch::owned(self.environment_patches),
+            default_data: self.default_data.map(owned),
+            mode_resources: self.mode_resources,
+            connection_secret_ref: self.connection_secret_ref.map(|r| SecretRef {
+                name: r.name,
+                namespace: r.namespace,
+                patches: patch::owned(r.patches),
+            }),
+            undecodable: self.undecodable,
+            validated: self.validated,
+        }
+    }
 }
 
 /// FN input `writeConnectionSecretToRef`: a base name/namespace and patches from the XR.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct SecretRef<'a> {
-    pub(crate) name: &'a str,
-    pub(crate) namespace: &'a str,
+    pub(crate) name: String,
+    pub(crate) namespace: String,
     pub(crate) patches: Vec<Patch<'a>>,
 }
 
@@ -480,10 +566,23 @@ pub(crate) struct Template<'a> {
     /// The template name, or `resource <i+1>` for anonymous templates.
     pub(crate) name: String,
     pub(crate) named: bool,
-    pub(crate) base: Option<&'a Value>,
+    pub(crate) base: Option<Cow<'a, Value>>,
     pub(crate) patches: Vec<Patch<'a>>,
     pub(crate) readiness_checks: Vec<Check>,
     pub(crate) connection_details: Vec<Detail>,
+}
+
+impl Template<'_> {
+    fn into_owned(self) -> Template<'static> {
+        Template {
+            name: self.name,
+            named: self.named,
+            base: self.base.map(owned),
+            patches: patch::owned(self.patches),
+            readiness_checks: self.readiness_checks,
+            connection_details: self.connection_details,
+        }
+    }
 }
 
 /// The P&T input `apiVersion`/`kind` that marks a function-patch-and-transform step.
@@ -549,10 +648,10 @@ pub(crate) fn decode_composition(comp: &Value, sem: Semantics) -> Result<Plan<'_
                 _ => None,
             };
             out.push(Step {
-                name,
-                function,
+                name: name.to_owned(),
+                function: function.to_owned(),
                 input,
-                raw_input: member(sm, "input"),
+                raw_input: member(sm, "input").map(Cow::Borrowed),
             });
         }
         return Ok(Plan::Pipeline(out));
@@ -577,7 +676,7 @@ pub(crate) fn decode_composition(comp: &Value, sem: Semantics) -> Result<Plan<'_
     if sem == Semantics::Function {
         input.undecodable = super::members::check_classic(spec, &spec_at.to_string()).err();
     }
-    Ok(Plan::Resources(input))
+    Ok(Plan::Resources(Box::new(input)))
 }
 
 fn empty_map() -> &'static Map {
@@ -601,7 +700,10 @@ fn decode_pt<'a>(
             let sm = d.object(s, &sat)?;
             let name = d.opt_str(sm, "name", &sat)?.unwrap_or("");
             let patches = decode_patches(d, sm, &sat, sem)?;
-            patch_sets.push(PatchSet { name, patches });
+            patch_sets.push(PatchSet {
+                name: name.to_owned(),
+                patches,
+            });
         }
     }
     let mut resources = Vec::new();
@@ -621,8 +723,8 @@ fn decode_pt<'a>(
         Some(r) if !classic => {
             let rat = At::Key(at, "writeConnectionSecretToRef");
             Some(SecretRef {
-                name: d.opt_str(r, "name", &rat)?.unwrap_or(""),
-                namespace: d.opt_str(r, "namespace", &rat)?.unwrap_or(""),
+                name: d.opt_str(r, "name", &rat)?.unwrap_or("").to_owned(),
+                namespace: d.opt_str(r, "namespace", &rat)?.unwrap_or("").to_owned(),
                 patches: decode_patches(d, r, &rat, sem)?,
             })
         }
@@ -635,7 +737,7 @@ fn decode_pt<'a>(
         environment_patches = decode_patches(d, env, &eat, sem)?;
         if classic && let Some(dd) = member(env, "defaultData") {
             d.object(dd, &At::Key(&eat, "defaultData"))?;
-            default_data = Some(dd);
+            default_data = Some(Cow::Borrowed(dd));
         }
     }
     Ok(PtInput {
@@ -647,6 +749,7 @@ fn decode_pt<'a>(
         mode_resources: false,
         connection_secret_ref,
         undecodable: None,
+        validated: OnceLock::new(),
     })
 }
 
@@ -663,7 +766,7 @@ fn decode_template<'a>(
         None => None,
         Some(b) => {
             d.object(b, &At::Key(at, "base"))?;
-            Some(b)
+            Some(Cow::Borrowed(b))
         }
     };
     let patches = decode_patches(d, m, at, sem)?;
@@ -724,28 +827,7 @@ fn decode_patch<'a>(d: Dec, v: &'a Value, at: &At<'_>, sem: Semantics) -> Result
     let patch_set_name = d.opt_str(m, "patchSetName", at)?;
     let combine = match d.opt_obj(m, "combine", at)? {
         None => None,
-        Some(c) => {
-            let cat = At::Key(at, "combine");
-            let mut variables = Vec::new();
-            if let Some(vars) = d.opt_array(c, "variables", &cat)? {
-                limit(vars.len(), &cat)?;
-                for (i, var) in vars.iter().enumerate() {
-                    let vat = At::Item(&cat, "variables", i);
-                    let vm = d.object(var, &vat)?;
-                    variables.push(d.opt_str(vm, "fromFieldPath", &vat)?.unwrap_or(""));
-                }
-            }
-            let strategy = d.opt_str(c, "strategy", &cat)?.unwrap_or("");
-            let string_fmt = match d.opt_obj(c, "string", &cat)? {
-                None => None,
-                Some(s) => Some(d.opt_str(s, "fmt", &At::Key(&cat, "string"))?.unwrap_or("")),
-            };
-            Some(Combine {
-                variables,
-                strategy,
-                string_fmt,
-            })
-        }
+        Some(c) => Some(decode_combine(d, c, &At::Key(at, "combine"))?),
     };
     let transforms: Cow<'a, [Value]> = match d.opt_array(m, "transforms", at)? {
         None => Cow::Borrowed(&[]),
@@ -778,20 +860,48 @@ fn decode_patch<'a>(d: Dec, v: &'a Value, at: &At<'_>, sem: Semantics) -> Result
                 }
             };
             Policy {
-                from_field_path: d.opt_str(p, "fromFieldPath", &pat)?,
+                from_field_path: d.opt_str(p, "fromFieldPath", &pat)?.map(str::to_owned),
                 merge_options,
-                to_field_path: d.opt_str(p, "toFieldPath", &pat)?,
+                to_field_path: d.opt_str(p, "toFieldPath", &pat)?.map(str::to_owned),
             }
         }
     };
     Ok(Patch {
         kind,
-        from_field_path,
-        to_field_path,
+        from_field_path: from_field_path.map(Path::new),
+        to_field_path: to_field_path.map(Path::new),
         combine,
-        patch_set_name,
+        patch_set_name: patch_set_name.map(str::to_owned),
         transforms,
         policy,
+    })
+}
+
+fn decode_combine<'a>(d: Dec, c: &'a Map, cat: &At<'_>) -> Result<Combine<'a>> {
+    let mut variables = Vec::new();
+    if let Some(vars) = d.opt_array(c, "variables", cat)? {
+        limit(vars.len(), cat)?;
+        for (i, var) in vars.iter().enumerate() {
+            let vat = At::Item(cat, "variables", i);
+            let vm = d.object(var, &vat)?;
+            variables.push(Path::new(
+                d.opt_str(vm, "fromFieldPath", &vat)?.unwrap_or(""),
+            ));
+        }
+    }
+    let strategy = d.opt_str(c, "strategy", cat)?.unwrap_or("").to_owned();
+    let string_fmt = match d.opt_obj(c, "string", cat)? {
+        None => None,
+        Some(s) => Some(
+            d.opt_str(s, "fmt", &At::Key(cat, "string"))?
+                .unwrap_or("")
+                .to_owned(),
+        ),
+    };
+    Ok(Combine {
+        variables,
+        strategy,
+        string_fmt,
     })
 }
 

@@ -5,6 +5,7 @@
 //! assembles the Output (composite Ready condition, connection details, results).
 
 mod auto_ready;
+mod compiled;
 mod context;
 mod environment_configs;
 mod function;
@@ -32,6 +33,7 @@ use crate::semantics::Semantics;
 use crate::trace::PatchTrace;
 use crate::value::Value;
 
+pub(crate) use compiled::Compiled;
 pub use input::Request;
 pub use output::Output;
 
@@ -68,23 +70,16 @@ fn compose(request: &Request) -> Result<Output> {
     metadata::ensure_composite_label(&mut xr);
     metadata::default_connection_secret_ref(&mut xr, &request.composition)?;
 
-    // FN's input crosses the wire as a protobuf Struct, like everything else it reads.
-    let struct_composition;
-    let composition = match sem {
-        Semantics::Native => &request.composition,
-        Semantics::Function => {
-            struct_composition = wire::input(&request.composition);
-            &struct_composition
-        }
-    };
-    let plan = input::decode_composition(composition, sem)?;
+    let mut wired = None;
+    let plan = compiled::plan(request, sem, &mut wired)?;
+    let plan = plan.get();
     // Native renders change the XR in place; function renders keep the input XR for the output.
     let (state_xr, input_xr) = match sem {
         Semantics::Native => (xr, None),
         Semantics::Function => (wire::structured(&xr), Some(xr)),
     };
-    let mut st = initial_state(request, sem, &plan, state_xr);
-    match &plan {
+    let mut st = initial_state(request, sem, plan, state_xr);
+    match plan {
         Plan::Resources(input) => run_input(&mut st, input)?,
         Plan::Pipeline(steps) => pipeline::run(&mut st, steps)?,
     }
@@ -117,12 +112,7 @@ fn semantics_of(request: &Request) -> Semantics {
 
 /// The state before any template or step runs: the request's desired state,
 /// the initial environment and the Function context.
-fn initial_state<'r>(
-    request: &'r Request,
-    sem: Semantics,
-    plan: &Plan<'_>,
-    xr: Value,
-) -> State<'r> {
+fn initial_state<'r>(request: &'r Request, sem: Semantics, plan: &Plan, xr: Value) -> State<'r> {
     let mut observed = BTreeMap::new();
     if sem == Semantics::Function {
         for (name, o) in &request.observed.resources {
@@ -130,7 +120,7 @@ fn initial_state<'r>(
         }
     }
     let default_data = match plan {
-        Plan::Resources(i) => i.default_data,
+        Plan::Resources(i) => i.default_data.as_deref(),
         Plan::Pipeline(_) => None,
     };
     let (mut context, context_env) = context::FnContext::new(request.context.clone());
@@ -169,7 +159,7 @@ fn initial_state<'r>(
 
 /// Runs one set of templates with the selected engine. A function's errors
 /// are Fatal results: they end the render, which then applies nothing.
-pub(crate) fn run_input(st: &mut State<'_>, input: &PtInput<'_>) -> Result<()> {
+pub(crate) fn run_input(st: &mut State<'_>, input: &PtInput) -> Result<()> {
     match st.sem {
         Semantics::Native => native::run(st, input),
         Semantics::Function => {

@@ -17,8 +17,8 @@ use super::{State, applied, fatal, metadata, validate};
 const SEM: Semantics = Semantics::Native;
 
 /// Renders `input`'s templates natively.
-pub(super) fn run(st: &mut State<'_>, input: &PtInput<'_>) -> Result<()> {
-    validate::native(input)?;
+pub(super) fn run(st: &mut State<'_>, input: &PtInput) -> Result<()> {
+    input.validate(validate::native)?;
     patchset::check_sets(&input.patch_sets)
         .map_err(|e| e.wrap("cannot inline Composition patch sets"))?;
     let mut templates = Vec::with_capacity(input.resources.len());
@@ -103,9 +103,9 @@ pub(super) fn run(st: &mut State<'_>, input: &PtInput<'_>) -> Result<()> {
 /// error fails the reconcile.
 fn after_apply(
     st: &mut State<'_>,
-    t: &Template<'_>,
+    t: &Template,
     ti: usize,
-    patches: &[&Patch<'_>],
+    patches: &[&Patch],
     desired: &Value,
 ) -> Result<bool> {
     let request = st.request;
@@ -174,7 +174,7 @@ fn after_apply(
 }
 
 /// `spec.environment.patches[i]`: XR → environment or environment → XR, fatal on error.
-fn environment_patch(st: &mut State<'_>, i: usize, p: &Patch<'_>) -> Result<()> {
+fn environment_patch(st: &mut State<'_>, i: usize, p: &Patch) -> Result<()> {
     let Some((from, to)) = environment::direction(&p.kind, SEM) else {
         return Ok(());
     };
@@ -223,9 +223,9 @@ fn side_name(s: Side) -> &'static str {
 /// Renders one template; `None` when it could not be rendered (a Warning says why).
 fn render_template(
     st: &mut State<'_>,
-    t: &Template<'_>,
+    t: &Template,
     index: usize,
-    patches: &[&Patch<'_>],
+    patches: &[&Patch],
 ) -> Result<Option<Value>> {
     let name = t.name.as_str();
     let request = st.request;
@@ -263,9 +263,9 @@ fn render_template(
 }
 
 /// The template's base, which may not change the kind of what is observed.
-fn base(t: &Template<'_>, observed: Option<&Value>) -> Result<Value> {
+fn base(t: &Template, observed: Option<&Value>) -> Result<Value> {
     let name = t.name.as_str();
-    let Some(base) = t.base else {
+    let Some(base) = &t.base else {
         return Err(Error::new(
             crate::error::ErrorKind::InvalidComposition,
             format!(
@@ -298,7 +298,7 @@ fn base(t: &Template<'_>, observed: Option<&Value>) -> Result<Value> {
             .with_resource(name));
         }
     }
-    Ok(base.clone())
+    Ok(Value::clone(base))
 }
 
 /// Runs one group of a template's patches in order: those reading the XR
@@ -307,7 +307,7 @@ fn base(t: &Template<'_>, observed: Option<&Value>) -> Result<Value> {
 fn patch_group(
     st: &mut State<'_>,
     name: &str,
-    patches: &[&Patch<'_>],
+    patches: &[&Patch],
     from_composite: bool,
     desired: &mut Value,
 ) -> bool {
@@ -316,7 +316,7 @@ fn patch_group(
     } else {
         "FromEnvironment"
     };
-    let in_group = |p: &Patch<'_>| {
+    let in_group = |p: &Patch| {
         if from_composite {
             p.kind.reads_composite()
         } else {
@@ -396,7 +396,7 @@ pub(super) fn skip_reason(e: &Error) -> String {
 fn observed_for<'r>(
     request: &'r Request,
     xr: &Value,
-    t: &Template<'_>,
+    t: &Template,
     index: usize,
 ) -> Option<&'r ObservedResource> {
     let resources = &request.observed.resources;

@@ -14,11 +14,14 @@ use super::{State, auto_ready, environment_configs, run_input};
 /// Runs every step with the function it names: patch-and-transform,
 /// environment-configs and auto-ready are emulated; any other function is an
 /// error unless `options.skipUnsupported` makes it a warning.
-pub(super) fn run(st: &mut State<'_>, steps: &[Step<'_>]) -> Result<()> {
+pub(super) fn run(st: &mut State<'_>, steps: &[Step]) -> Result<()> {
     validate(steps)?;
     for s in steps {
         st.pipeline.step = Some(s.name.to_owned());
-        let implementation = match functions::resolve(s, &st.request.options.pipeline.functions) {
+        let implementation = match functions::resolve(
+            s.as_ref(),
+            &st.request.options.pipeline.functions,
+        ) {
             Ok(i) => i,
             Err(Unsupported::Unknown(e)) => return Err(e),
             Err(Unsupported::NotEmulated { what }) => {
@@ -27,13 +30,13 @@ pub(super) fn run(st: &mut State<'_>, steps: &[Step<'_>]) -> Result<()> {
                         ErrorKind::Render,
                         format!(
                             "cannot run pipeline step {}: {what} cannot be rendered: only function-patch-and-transform, function-environment-configs and function-auto-ready are emulated (skip unsupported steps to render without it)",
-                            quote(s.name)
+                            quote(&s.name)
                         ),
                     ));
                 }
                 let msg = format!(
                     "pipeline step {} ({what}) was not run: only function-patch-and-transform, function-environment-configs and function-auto-ready can be rendered, so this step's changes are missing",
-                    quote(s.name)
+                    quote(&s.name)
                 );
                 st.warn(msg, None);
                 continue;
@@ -49,12 +52,12 @@ pub(super) fn run(st: &mut State<'_>, steps: &[Step<'_>]) -> Result<()> {
                     st,
                     format!(
                         "cannot get Function input: input of pipeline step {} is not a {PT_API_VERSION} Resources",
-                        quote(s.name)
+                        quote(&s.name)
                     ),
                 ),
             },
             Implementation::EnvironmentConfigs => {
-                if let Err(e) = environment_configs::run(st, s.raw_input) {
+                if let Err(e) = environment_configs::run(st, s.raw_input.as_deref()) {
                     fatal(st, e.message().to_owned());
                 }
             }
@@ -82,7 +85,7 @@ fn fatal(st: &mut State<'_>, message: String) {
 }
 
 /// The Composition's own pipeline validation (`validateMode`, `validatePipeline`).
-fn validate(steps: &[Step<'_>]) -> Result<()> {
+fn validate(steps: &[Step]) -> Result<()> {
     let mut errs = Vec::new();
     if steps.is_empty() {
         errs.push(
@@ -92,10 +95,10 @@ fn validate(steps: &[Step<'_>]) -> Result<()> {
     }
     let mut seen = BTreeSet::new();
     for (i, s) in steps.iter().enumerate() {
-        if !seen.insert(s.name) {
+        if !seen.insert(s.name.as_str()) {
             errs.push(format!(
                 "spec.pipeline[{i}].step: Duplicate value: {}",
-                quote(s.name)
+                quote(&s.name)
             ));
         }
     }

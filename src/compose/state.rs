@@ -106,7 +106,7 @@ impl State<'_> {
         &self,
         resource: Option<&str>,
         index: usize,
-        p: &Patch<'_>,
+        p: &Patch,
         from: &'static str,
         to: &'static str,
     ) -> Option<PatchTrace> {
@@ -118,7 +118,12 @@ impl State<'_> {
             kind: p.kind.as_str().to_owned(),
             from_object: from,
             to_object: to,
-            from_policy: p.policy.from_field_path.unwrap_or("Optional").to_owned(),
+            from_policy: p
+                .policy
+                .from_field_path
+                .as_deref()
+                .unwrap_or("Optional")
+                .to_owned(),
             to_policy: p.policy.describe(self.sem),
             ..PatchTrace::default()
         })

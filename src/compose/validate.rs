@@ -540,7 +540,7 @@ fn fn_patch(p: &Patch, path: &dyn Display, in_set: bool) -> Result<(), FieldErro
         | PatchType::ToCompositeFieldPath
         | PatchType::FromEnvironmentFieldPath
         | PatchType::ToEnvironmentFieldPath => {
-            if p.from_field_path.unwrap_or("").is_empty() {
+            if p.from_field_path.as_deref().unwrap_or("").is_empty() {
                 return Err(required(
                     &format!("{path}.fromFieldPath"),
                     &format!("fromFieldPath must be set for patch type {t}"),
@@ -555,7 +555,7 @@ fn fn_patch(p: &Patch, path: &dyn Display, in_set: bool) -> Result<(), FieldErro
                     "patch type *v1beta1.PatchSetPatch does not support patch of type PatchSet",
                 ));
             }
-            if p.patch_set_name.unwrap_or("").is_empty() {
+            if p.patch_set_name.as_deref().unwrap_or("").is_empty() {
                 return Err(required(
                     &format!("{path}.patchSetName"),
                     &format!("patchSetName must be set for patch type {t}"),
@@ -605,14 +605,14 @@ fn fn_combine(p: &Patch, path: &dyn Display) -> Result<(), FieldError> {
             &format!("combine must be set for patch type {t}"),
         ));
     };
-    if p.to_field_path.unwrap_or("").is_empty() {
+    if p.to_field_path.as_deref().unwrap_or("").is_empty() {
         return Err(required(
             &format!("{path}.toFieldPath"),
             &format!("toFieldPath must be set for patch type {t}"),
         ));
     }
     let cp = format!("{path}.combine");
-    match c.strategy {
+    match c.strategy.as_str() {
         "string" if c.string_fmt.is_none() => {
             return Err(required(
                 &format!("{cp}.string"),

@@ -11,7 +11,10 @@ mod parse;
 mod paved;
 mod wildcard;
 
+use std::borrow::Cow;
 use std::fmt;
+use std::ops::Deref;
+use std::sync::OnceLock;
 
 use crate::error::Result;
 use crate::semantics::Semantics;
@@ -72,6 +75,75 @@ impl fmt::Display for FieldPath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&parse::segments_string(&self.segments))
     }
+}
+
+/// A field path as a Composition writes it, parsed on first use and kept
+/// with it: a kept plan parses each of its paths once. It reads as its text.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Path<'a> {
+    text: Cow<'a, str>,
+    parsed: OnceLock<Result<FieldPath>>,
+}
+
+impl<'a> Path<'a> {
+    pub(crate) fn new(text: &'a str) -> Path<'a> {
+        Path {
+            text: Cow::Borrowed(text),
+            parsed: OnceLock::new(),
+        }
+    }
+
+    /// The path owning its text, to be kept with its Composition.
+    pub(crate) fn into_owned(self) -> Path<'static> {
+        Path {
+            text: Cow::Owned(self.text.into_owned()),
+            parsed: self.parsed,
+        }
+    }
+
+    /// The parsed path, or the error parsing it gives.
+    fn parsed(&self) -> Result<&FieldPath> {
+        self.parsed
+            .get_or_init(|| FieldPath::parse(&self.text))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+}
+
+impl Deref for Path<'_> {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.text
+    }
+}
+
+/// Paths are equal as written.
+impl PartialEq for Path<'_> {
+    fn eq(&self, other: &Path<'_>) -> bool {
+        self.text == other.text
+    }
+}
+
+/// `GetValue` at a kept path: as [`get_value`].
+pub(crate) fn get_value_at<'a>(
+    obj: &'a Value,
+    path: &Path<'_>,
+    sem: Semantics,
+) -> Result<&'a Value> {
+    paved::get(obj, path.parsed()?.segments(), sem).map_err(|e| e.with_field_path(&*path.text))
+}
+
+/// `MergeValue` at a kept path: as [`merge_value`].
+pub(crate) fn merge_value_at(
+    obj: &mut Value,
+    path: &Path<'_>,
+    value: Value,
+    opts: Option<MergeOptions>,
+    sem: Semantics,
+) -> Result<()> {
+    path.parsed()
+        .and_then(|fp| merge::merge_value(obj, fp.segments(), value, opts, sem))
+        .map_err(|e| e.with_field_path(&*path.text))
 }
 
 /// `GetValue`: the value at `path`. The empty path yields `null`.

@@ -11,7 +11,7 @@ use super::{Patch, reread, run_transforms, write};
 
 /// Applies a combine patch reading `from` and writing `to`.
 pub(super) fn apply(
-    p: &Patch<'_>,
+    p: &Patch,
     from: &Value,
     to: &mut Value,
     sem: Semantics,
@@ -21,15 +21,15 @@ pub(super) fn apply(
     let Some(c) = &p.combine else {
         return Err(render(format!("Combine is required by type {kind}")));
     };
-    let Some(to_path) = p.to_field_path else {
+    let Some(to_path) = &p.to_field_path else {
         return Err(render(format!("ToFieldPath is required by type {kind}")));
     };
     if c.variables.is_empty() {
         return Err(render("combine patch types require at least one variable"));
     }
     let mut vars = Vec::with_capacity(c.variables.len());
-    for &path in &c.variables {
-        match fieldpath::get_value(from, path, sem) {
+    for path in &c.variables {
+        match fieldpath::get_value_at(from, path, sem) {
             Ok(v) => {
                 if let Some(t) = trace.as_deref_mut() {
                     t.read(path, v);
@@ -41,12 +41,12 @@ pub(super) fn apply(
                 if let Some(t) = trace.as_deref_mut() {
                     t.read_failed(path, &e);
                 }
-                return Err(e.with_field_path(path));
+                return Err(e.with_field_path(&**path));
             }
         }
     }
-    let combined = match c.strategy {
-        "string" => match c.string_fmt {
+    let combined = match c.strategy.as_str() {
+        "string" => match c.string_fmt.as_deref() {
             Some(f) => fmt::sprintf(f, &vars)?,
             None => {
                 return Err(render(format!(

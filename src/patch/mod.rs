@@ -8,7 +8,7 @@ pub(crate) mod policy;
 use std::borrow::Cow;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::fieldpath::{self, MergeOptions};
+use crate::fieldpath::{self, MergeOptions, Path};
 use crate::semantics::Semantics;
 use crate::trace::{PatchTrace, TransformStep};
 use crate::transform;
@@ -123,24 +123,49 @@ impl PatchType {
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Combine<'a> {
     /// Each variable's `fromFieldPath` (empty when unset).
-    pub(crate) variables: Vec<&'a str>,
+    pub(crate) variables: Vec<Path<'a>>,
     /// `strategy` as written (empty when unset).
-    pub(crate) strategy: &'a str,
+    pub(crate) strategy: String,
     /// `string.fmt`, when the `string` block is present.
-    pub(crate) string_fmt: Option<&'a str>,
+    pub(crate) string_fmt: Option<String>,
 }
 
-/// One patch, decoded; it borrows from the request's Composition.
+/// One patch, decoded; it borrows from the request's Composition, or owns
+/// its transforms when a live instance keeps it (`into_owned`).
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Patch<'a> {
     pub(crate) kind: PatchType,
-    pub(crate) from_field_path: Option<&'a str>,
-    pub(crate) to_field_path: Option<&'a str>,
+    pub(crate) from_field_path: Option<Path<'a>>,
+    pub(crate) to_field_path: Option<Path<'a>>,
     pub(crate) combine: Option<Combine<'a>>,
-    pub(crate) patch_set_name: Option<&'a str>,
+    pub(crate) patch_set_name: Option<String>,
     /// The transforms as written, with native CRD defaults applied (`transform::run` interprets them).
     pub(crate) transforms: Cow<'a, [Value]>,
-    pub(crate) policy: Policy<'a>,
+    pub(crate) policy: Policy,
+}
+
+impl Patch<'_> {
+    /// The patch owning what it borrowed, to be kept with its Composition.
+    pub(crate) fn into_owned(self) -> Patch<'static> {
+        Patch {
+            kind: self.kind,
+            from_field_path: self.from_field_path.map(Path::into_owned),
+            to_field_path: self.to_field_path.map(Path::into_owned),
+            combine: self.combine.map(|c| Combine {
+                variables: c.variables.into_iter().map(Path::into_owned).collect(),
+                strategy: c.strategy,
+                string_fmt: c.string_fmt,
+            }),
+            patch_set_name: self.patch_set_name,
+            transforms: Cow::Owned(self.transforms.into_owned()),
+            policy: self.policy,
+        }
+    }
+}
+
+/// Patches owning what they borrowed.
+pub(crate) fn owned(patches: Vec<Patch<'_>>) -> Vec<Patch<'static>> {
+    patches.into_iter().map(Patch::into_owned).collect()
 }
 
 /// Applies `p` reading `from` and writing `to`.
@@ -149,7 +174,7 @@ pub(crate) struct Patch<'a> {
 /// and the caller decides from the policy and semantics whether that skips
 /// the patch, the resource or the render.
 pub(crate) fn apply(
-    p: &Patch<'_>,
+    p: &Patch,
     from: &Value,
     to: &mut Value,
     sem: Semantics,
@@ -164,22 +189,24 @@ pub(crate) fn apply(
 
 /// The FromFieldPath-style algorithm shared by the four field-path types.
 fn apply_field_path(
-    p: &Patch<'_>,
-    from: &Value,
-    to: &mut Value,
+    p: &Patch,
+    from_obj: &Value,
+    to_obj: &mut Value,
     sem: Semantics,
     mut trace: Option<&mut PatchTrace>,
 ) -> Result<()> {
     let kind = p.kind.as_str();
-    let Some(from_path) = p.from_field_path else {
+    let Some(from) = &p.from_field_path else {
         // Validation catches this first in both engines; kept for direct callers.
         return Err(Error::new(
             ErrorKind::Render,
             format!("FromFieldPath is required by type {kind}"),
         ));
     };
-    let to_path = p.to_field_path.unwrap_or(from_path);
-    let input = match fieldpath::get_value(from, from_path, sem) {
+    let from_path: &str = from;
+    let to = p.to_field_path.as_ref().unwrap_or(from);
+    let to_path: &str = to;
+    let input = match fieldpath::get_value_at(from_obj, from, sem) {
         Ok(v) => v.clone(),
         Err(e) => {
             if let Some(t) = trace.as_deref_mut() {
@@ -200,7 +227,7 @@ fn apply_field_path(
     };
     let opts = p.policy.merge_options(sem)?;
     if to_path.contains("[*]") {
-        let paths = fieldpath::expand_wildcards(to, to_path, sem)
+        let paths = fieldpath::expand_wildcards(to_obj, to_path, sem)
             .map_err(|e| e.with_field_path(to_path))?;
         if paths.is_empty() {
             return Err(Error::new(
@@ -210,11 +237,18 @@ fn apply_field_path(
             .with_field_path(to_path));
         }
         for q in &paths {
-            write(to, q, out.clone(), opts, sem, trace.as_deref_mut())?;
+            write(
+                to_obj,
+                &Path::new(q.as_str()),
+                out.clone(),
+                opts,
+                sem,
+                trace.as_deref_mut(),
+            )?;
         }
-        return reread(to, sem);
+        return reread(to_obj, sem);
     }
-    let res = write(to, to_path, out, opts, sem, trace).and_then(|()| reread(to, sem));
+    let res = write(to_obj, to, out, opts, sem, trace).and_then(|()| reread(to_obj, sem));
     if sem == Semantics::Function {
         res.map_err(|e| e.wrap("cannot patch to object"))
     } else {
@@ -233,7 +267,7 @@ pub(crate) fn reread(to: &mut Value, sem: Semantics) -> Result<()> {
 
 /// Runs the patch's transforms, recording each step for the trace.
 pub(crate) fn run_transforms(
-    p: &Patch<'_>,
+    p: &Patch,
     input: Value,
     sem: Semantics,
     trace: Option<&mut PatchTrace>,
@@ -279,23 +313,23 @@ pub(crate) fn run_transforms(
 /// One `MergeValue` write, traced.
 pub(crate) fn write(
     to: &mut Value,
-    path: &str,
+    path: &Path<'_>,
     value: Value,
     opts: Option<MergeOptions>,
     sem: Semantics,
     trace: Option<&mut PatchTrace>,
 ) -> Result<()> {
     match trace {
-        None => fieldpath::merge_value(to, path, value, opts, sem),
+        None => fieldpath::merge_value_at(to, path, value, opts, sem),
         Some(t) => {
             let shown = fieldpath::to_valid_json(value.clone()).unwrap_or_else(|_| value.clone());
-            fieldpath::merge_value(to, path, value, opts, sem)
-                .map_err(|e| e.with_field_path(path))?;
+            fieldpath::merge_value_at(to, path, value, opts, sem)
+                .map_err(|e| e.with_field_path(&**path))?;
             // What the target holds afterwards (a merge may differ from the value).
-            let after = fieldpath::get_value(to, path, sem).ok().cloned();
+            let after = fieldpath::get_value_at(to, path, sem).ok().cloned();
             t.wrote(path, shown, after, opts);
             Ok(())
         }
     }
-    .map_err(|e| e.with_field_path(path))
+    .map_err(|e| e.with_field_path(&**path))
 }

@@ -7,12 +7,21 @@ use super::{Patch, PatchType};
 /// A named, reusable list of patches.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct PatchSet<'a> {
-    pub(crate) name: &'a str,
+    pub(crate) name: String,
     pub(crate) patches: Vec<Patch<'a>>,
 }
 
+impl PatchSet<'_> {
+    pub(crate) fn into_owned(self) -> PatchSet<'static> {
+        PatchSet {
+            name: self.name,
+            patches: super::owned(self.patches),
+        }
+    }
+}
+
 /// Checks that no set nests another (`ComposedTemplates` does this before inlining).
-pub(crate) fn check_sets(sets: &[PatchSet<'_>]) -> Result<()> {
+pub(crate) fn check_sets(sets: &[PatchSet]) -> Result<()> {
     if sets
         .iter()
         .flat_map(|s| &s.patches)
@@ -38,13 +47,13 @@ pub(crate) fn inline<'p, 'a>(
             out.push(p);
             continue;
         }
-        let Some(name) = p.patch_set_name else {
+        let Some(name) = &p.patch_set_name else {
             return Err(Error::new(
                 ErrorKind::InvalidComposition,
                 "PatchSetName is required by type PatchSet",
             ));
         };
-        let Some(set) = sets.iter().rev().find(|s| s.name == name) else {
+        let Some(set) = sets.iter().rev().find(|s| s.name == *name) else {
             return Err(Error::new(
                 ErrorKind::InvalidComposition,
                 format!("cannot find PatchSet by name {name}"),

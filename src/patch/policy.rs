@@ -6,39 +6,43 @@ use crate::semantics::Semantics;
 
 /// A patch's `policy` block.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct Policy<'a> {
+pub(crate) struct Policy {
     /// `policy.fromFieldPath` as written (`Optional` when unset).
-    pub(crate) from_field_path: Option<&'a str>,
+    pub(crate) from_field_path: Option<String>,
     /// Native `policy.mergeOptions` (present-but-empty differs from absent).
     pub(crate) merge_options: Option<MergeOptions>,
     /// FN `policy.toFieldPath` as written (`Replace` when unset).
-    pub(crate) to_field_path: Option<&'a str>,
+    pub(crate) to_field_path: Option<String>,
 }
 
-impl Policy<'_> {
+impl Policy {
     /// Whether a missing source skips the patch silently. Any value other
     /// than `Optional` counts as required, as `IsOptionalFieldPathNotFound` does.
     pub(crate) fn optional(&self) -> bool {
-        matches!(self.from_field_path, None | Some("Optional"))
+        matches!(self.from_field_path.as_deref(), None | Some("Optional"))
     }
 
     /// Whether the policy is `Required` (FN's drop-or-warn handling keys off this exact value).
     pub(crate) fn required(&self) -> bool {
-        self.from_field_path == Some("Required")
+        self.from_field_path.as_deref() == Some("Required")
     }
 
     /// The merge behaviour of writes: native `mergeOptions`, FN `toFieldPath`.
     pub(crate) fn merge_options(&self, sem: Semantics) -> Result<Option<MergeOptions>> {
         match sem {
             Semantics::Native => Ok(self.merge_options),
-            Semantics::Function => to_field_path_options(self.to_field_path),
+            Semantics::Function => to_field_path_options(self.to_field_path.as_deref()),
         }
     }
 
     /// The name of the write policy, for the trace.
     pub(crate) fn describe(&self, sem: Semantics) -> String {
         match sem {
-            Semantics::Function => self.to_field_path.unwrap_or("Replace").to_owned(),
+            Semantics::Function => self
+                .to_field_path
+                .as_deref()
+                .unwrap_or("Replace")
+                .to_owned(),
             Semantics::Native => match self.merge_options {
                 None => "Replace".to_owned(),
                 Some(m) => format!(

@@ -4,10 +4,12 @@
 //! XRs. `render_json` finds the request's `composition` member in the text and,
 //! when an instance has read that exact text before, takes the value it read
 //! then instead of reading it again; only the rest of the request (XR, observed
-//! state, options) is read per render. Whatever this path cannot vouch for
-//! (invalid JSON, a documents request, repeated or escaped keys, a Composition
-//! that is not an object) is read as a whole by `Request::from_json`, so errors
-//! keep their exact text and position.
+//! state, options) is read per render. From its second render on, the plans
+//! compiled from a kept Composition are kept with it (`compose::compiled`),
+//! so a Composition seen once costs no more than a one-off request. Whatever
+//! this path cannot vouch for (invalid JSON, a documents request, repeated or
+//! escaped keys, a Composition that is not an object) is read as a whole by
+//! `Request::from_json`, so errors keep their exact text and position.
 
 mod cache;
 mod locate;
@@ -19,7 +21,7 @@ use crate::error::Result;
 use crate::value::MAX_DEPTH;
 use crate::value::read::{self, Numbers};
 
-pub(crate) use cache::{clear, footprint};
+pub(crate) use cache::{clear, footprint, plans};
 
 /// Reads a request, reusing the instance's reading of its Composition.
 pub(crate) fn read_request(text: &str) -> Result<Request> {
@@ -39,20 +41,22 @@ fn with_kept_composition(text: &str) -> Option<Result<Request>> {
         Some(len)
     })?;
     let composition_text = text.get(span.clone())?;
-    let composition = match kept {
-        Some(c) => c,
+    let kept = match kept {
+        // Seen before: this render compiles the plan to keep, or runs the kept one.
+        Some((composition, compiled)) => (composition, Some(compiled)),
+        // First sight: the render decodes its own plan, as a one-off request's does.
         None => {
             // One level down in the request: the same depth limit as reading it whole.
             let v = read::read(composition_text, Numbers::Kubernetes, MAX_DEPTH - 1).ok()?;
             v.as_object()?;
             let v = Arc::new(v);
-            cache::put(composition_text, Arc::clone(&v));
-            v
+            cache::put(composition_text, (Arc::clone(&v), Arc::default()));
+            (v, None)
         }
     };
     // The rest of the request, read around the Composition's span as if it were `null`.
     let doc = read::read_skipping(text, Numbers::Kubernetes, MAX_DEPTH, span).ok()?;
-    Some(Request::from_value_with(doc, Some(composition)))
+    Some(Request::from_value_with(doc, Some(kept)))
 }
 
 #[cfg(test)]

@@ -18,6 +18,12 @@ pub fn kept_compositions() -> (usize, usize) {
     crate::plan::footprint()
 }
 
+/// How many compiled plans the kept Compositions hold (one per semantics rendered with).
+#[must_use]
+pub fn kept_plans() -> usize {
+    crate::plan::plans()
+}
+
 /// Forgets the Compositions this instance keeps.
 pub fn forget_compositions() {
     crate::plan::clear();
