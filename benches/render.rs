@@ -23,6 +23,10 @@ fn render(c: &mut Criterion) {
         group.bench_function("render_json", |b| {
             b.iter(|| xprender::render_json(black_box(request)));
         });
+        // What a fresh instance renders: the whole request read, the plan compiled for it.
+        group.bench_function("render_json_one_off", |b| {
+            b.iter(|| xprender::testing::render_json_unkept(black_box(request)));
+        });
         group.bench_function("json_floor", |b| {
             b.iter(|| {
                 let req: serde_json::Value = serde_json::from_str(black_box(request)).unwrap();
