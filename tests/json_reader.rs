@@ -58,6 +58,50 @@ fn engine_reader_agrees_with_serde_json() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Strings and keys with each byte the reader stops at (and its neighbours) at every
+/// offset around the reader's eight-byte steps, raw and escaped, whole and cut short.
+#[test]
+fn string_runs_agree_at_every_offset() {
+    let mut failures = Vec::new();
+    let bytes = [
+        "\"",
+        "\\\\",
+        "\\n",
+        "\\u00e9",
+        "\\ud83d\\ude00",
+        "\u{0}",
+        "\u{1}",
+        "\n",
+        "\u{1f}",
+        " ",
+        "!",
+        "#",
+        "[",
+        "]",
+        "\u{7f}",
+        "é",
+        "\u{2028}",
+        "😀",
+    ];
+    for b in bytes {
+        for pre in 0..20 {
+            for post in [0, 1, 7, 8, 9] {
+                let s = format!("{}{b}{}", "a".repeat(pre), "z".repeat(post));
+                for text in [
+                    format!("\"{s}\""),
+                    format!("{{\"{s}\":\"{s}\",\"k\":[\"{s}\"]}}"),
+                    format!("\"{s}"),
+                ] {
+                    if let Some(d) = json_diff::difference(&text) {
+                        failures.push(format!("{text:?}: {d}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 #[test]
 fn deliberate_differences_hold() {
     use xprender::Value;

@@ -171,19 +171,33 @@ impl Map {
     /// A map of `entries` in any order; of repeated keys the last one wins, as in
     /// Go's `json.Unmarshal`.
     pub(crate) fn from_unsorted(mut entries: Vec<(String, Value)>) -> Map {
-        if entries.windows(2).all(|w| w[0].0 < w[1].0) {
+        // Most objects arrive sorted (Go and kubectl write them so): one pass
+        // of comparisons that mostly end at the first byte, without a call.
+        if entries.windows(2).all(|w| key_less(&w[0].0, &w[1].0)) {
             return Map { entries };
         }
-        // Stable, so repeated keys stay in document order and the last is kept.
+        // Stable, so repeated keys stay in document order; of each run of
+        // repeats the last is kept, in place (`dedup_by` keeps the earlier
+        // slot, so the later member is swapped into it first).
         entries.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut out: Vec<(String, Value)> = Vec::with_capacity(entries.len());
-        for e in entries {
-            match out.last_mut() {
-                Some(last) if last.0 == e.0 => *last = e,
-                _ => out.push(e),
+        entries.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                std::mem::swap(later, kept);
             }
-        }
-        Map { entries: out }
+            same
+        });
+        Map { entries }
+    }
+}
+
+/// `a < b` bytewise, as `str`'s order, with the first bytes compared inline.
+#[inline(always)]
+fn key_less(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    match (a.first(), b.first()) {
+        (Some(x), Some(y)) if x != y => x < y,
+        _ => a < b,
     }
 }
 
@@ -383,5 +397,26 @@ mod tests {
             got,
             [("a", 4), ("b", 3), ("c", 5)].map(|(k, v)| (k.to_owned(), Value::Int(v)))
         );
+        // Runs of three repeats, sorted input with a repeat, and keys that
+        // share or lack a first byte.
+        let m: Map = [("b", 1), ("", 2), ("b", 3), ("ab", 4), ("b", 5), ("a", 6)]
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), Value::Int(v)))
+            .collect();
+        let got: Vec<_> = m.into_iter().collect();
+        assert_eq!(
+            got,
+            [("", 2), ("a", 6), ("ab", 4), ("b", 5)].map(|(k, v)| (k.to_owned(), Value::Int(v)))
+        );
+        let m: Map = [("a", 1), ("a", 2), ("b", 3)]
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), Value::Int(v)))
+            .collect();
+        assert_eq!(keys(&m), ["a", "b"]);
+        assert_eq!(m.get("a"), Some(&Value::Int(2)));
+        for (a, b) in [("", "a"), ("a", "ab"), ("ab", "b"), ("é", "z"), ("a", "a")] {
+            assert_eq!(key_less(a, b), a < b, "{a:?} {b:?}");
+            assert_eq!(key_less(b, a), b < a, "{b:?} {a:?}");
+        }
     }
 }

@@ -301,8 +301,27 @@ impl Reader<'_> {
     /// (not a quote, a backslash or a control character).
     #[inline(always)]
     fn plain_run(&self, from: usize) -> usize {
-        let rest = self.b.get(from..).unwrap_or_default();
-        from + rest
+        let mut i = from;
+        // Eight bytes at a time while a whole word is left: each test flags
+        // the bytes of its kind by their top bit, exactly from the lowest
+        // flagged byte up (a borrow only reaches bytes above a true match).
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const TOPS: u64 = 0x8080_8080_8080_8080;
+        while let Some(Ok(word)) = self.b.get(i..i + 8).map(<[u8; 8]>::try_from) {
+            let w = u64::from_le_bytes(word);
+            let control = w.wrapping_sub(ONES * 0x20) & !w;
+            let q = w ^ (ONES * u64::from(b'"'));
+            let quote = q.wrapping_sub(ONES) & !q;
+            let bs = w ^ (ONES * u64::from(b'\\'));
+            let backslash = bs.wrapping_sub(ONES) & !bs;
+            let stops = (control | quote | backslash) & TOPS;
+            if stops != 0 {
+                return i + (stops.trailing_zeros() / 8) as usize;
+            }
+            i += 8;
+        }
+        let rest = self.b.get(i..).unwrap_or_default();
+        i + rest
             .iter()
             .position(|&c| STRING_STOP[c as usize])
             .unwrap_or(rest.len())
@@ -458,6 +477,16 @@ mod tests {
         syntax("\"abc", 4);
         syntax("{} x", 3);
         syntax("{1:2}", 1);
+        // A raw control byte or an unterminated string at every offset
+        // around the eight-byte steps of a plain run.
+        for pre in 0..20 {
+            let a = "a".repeat(pre);
+            syntax(&format!("\"{a}\u{1}aaaaaaaa\""), 1 + pre);
+            syntax(&format!("[\"{a}é\u{1f}\"]"), 4 + pre);
+            syntax(&format!("\"{a}"), 1 + pre);
+            syntax(&format!("{{\"{a}\n\":1}}"), 2 + pre);
+            assert_eq!(k(&format!("\"{a}\\\"\"")), Ok(format!("\"{a}\\\"\"")));
+        }
         assert_eq!(k("[1e400]"), Err(Fault::Range(1, "1e400".to_owned())));
         assert_eq!(k("[[[[[1]]]]]"), Err(Fault::Depth(4)));
     }
