@@ -7,6 +7,8 @@
 
 use std::ops::Range;
 
+use crate::value::byte_set;
+
 /// The byte range of the value of the one top-level `"composition"` member.
 ///
 /// `None` when there is no such member, when there are several, when a
@@ -112,19 +114,9 @@ fn skip_value(b: &[u8], mut i: usize) -> Option<usize> {
 }
 
 /// Bytes that matter to the walk inside a container: quotes and brackets.
-const STRUCTURAL: [bool; 256] = byte_set(b"\"{}[]");
+const STRUCTURAL: [bool; 256] = byte_set(false, b"\"{}[]");
 /// Bytes that end a run inside a string: the closing quote and escapes.
-const IN_STRING: [bool; 256] = byte_set(b"\"\\");
-
-const fn byte_set(bytes: &[u8]) -> [bool; 256] {
-    let mut set = [false; 256];
-    let mut i = 0;
-    while i < bytes.len() {
-        set[bytes[i] as usize] = true;
-        i += 1;
-    }
-    set
-}
+const IN_STRING: [bool; 256] = byte_set(false, b"\"\\");
 
 /// The index of the first byte at or after `i` in `set`. Most of a
 /// Composition is names and values between brackets, so the walk spends its

@@ -146,21 +146,7 @@ const HEX: &[u8; 16] = b"0123456789abcdef";
 
 /// Bytes that may start a character Go escapes: controls, `"`, `\\`, `<`,
 /// `>`, `&`, and the lead byte of U+2028 and U+2029.
-const MAY_ESCAPE: [bool; 256] = {
-    let mut set = [false; 256];
-    let mut c = 0;
-    while c < 0x20 {
-        set[c] = true;
-        c += 1;
-    }
-    set[b'"' as usize] = true;
-    set[b'\\' as usize] = true;
-    set[b'<' as usize] = true;
-    set[b'>' as usize] = true;
-    set[b'&' as usize] = true;
-    set[0xe2] = true;
-    set
-};
+const MAY_ESCAPE: [bool; 256] = super::byte_set(true, b"\"\\<>&\xe2");
 
 /// Go's `encodeState.string` with HTML escaping on.
 pub(crate) fn write_string(out: &mut String, s: &str) {

@@ -86,17 +86,7 @@ pub(crate) fn read_skipping(
 }
 
 /// Bytes that end a plain run in a string literal.
-const STRING_STOP: [bool; 256] = {
-    let mut set = [false; 256];
-    let mut c = 0;
-    while c < 0x20 {
-        set[c] = true;
-        c += 1;
-    }
-    set[b'"' as usize] = true;
-    set[b'\\' as usize] = true;
-    set
-};
+const STRING_STOP: [bool; 256] = super::byte_set(true, b"\"\\");
 
 struct Reader<'t> {
     b: &'t [u8],
