@@ -65,7 +65,7 @@ pub(crate) fn get_at(text: &str) -> Option<(usize, Kept)> {
         let i = c
             .entries
             .iter()
-            .rposition(|e| text.as_bytes().starts_with(e.text.as_bytes()))?;
+            .rposition(|e| starts_with(text.as_bytes(), e.text.as_bytes()))?;
         let e = c.entries.remove(i);
         let found = (
             e.text.len(),
@@ -74,6 +74,24 @@ pub(crate) fn get_at(text: &str) -> Option<(usize, Kept)> {
         c.entries.push(e);
         Some(found)
     })
+}
+
+/// Whether `text` starts with `prefix`, compared eight bytes at a time: a kept
+/// Composition's text is compared whole on every render of it, and wasm's
+/// `memcmp` compares one byte at a time.
+fn starts_with(text: &[u8], prefix: &[u8]) -> bool {
+    let Some(head) = text.get(..prefix.len()) else {
+        return false;
+    };
+    let (a, b) = (head.chunks_exact(8), prefix.chunks_exact(8));
+    let (ra, rb) = (a.remainder(), b.remainder());
+    a.zip(b).all(|(x, y)| word(x) == word(y)) && ra == rb
+}
+
+fn word(b: &[u8]) -> u64 {
+    let mut w = [0; 8];
+    w.copy_from_slice(b);
+    u64::from_ne_bytes(w)
 }
 
 /// Keeps `kept`, read from `text`, as the most recent entry.
@@ -115,4 +133,25 @@ pub(crate) fn plans() -> usize {
 /// Forgets every Composition.
 pub(crate) fn clear() {
     CACHE.with(|c| *c.borrow_mut() = Lru::new());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::starts_with;
+
+    #[test]
+    fn starts_with_agrees_with_the_slice_method() {
+        let text: Vec<u8> = (0..40u8).collect();
+        for len in 0..=text.len() {
+            for at in 0..len.max(1) {
+                let mut prefix = text[..len].to_vec();
+                assert!(starts_with(&text, &prefix));
+                if let Some(b) = prefix.get_mut(at) {
+                    *b ^= 1;
+                    assert!(!starts_with(&text, &prefix), "{len} {at}");
+                }
+            }
+        }
+        assert!(!starts_with(&text[..5], &text[..6]));
+    }
 }
