@@ -83,7 +83,13 @@ impl Guest {
 fn wasm(c: &mut Criterion) {
     let path = std::env::var("XPRENDER_WASM")
         .expect("XPRENDER_WASM must name the core module (scripts/bench.sh sets it)");
-    let engine = Engine::default();
+    // `XPRENDER_PERFMAP=1` writes /tmp/perf-<pid>.map so `perf record` names the guest's
+    // functions (build the module with its name section kept: no `--strip-debug`).
+    let mut config = wasmtime::Config::new();
+    if std::env::var_os("XPRENDER_PERFMAP").is_some() {
+        config.profiler(wasmtime::ProfilingStrategy::PerfMap);
+    }
+    let engine = Engine::new(&config).expect("wasmtime engine");
     let module = Module::from_file(&engine, &path).expect("compile the core module");
     let linker = Linker::new(&engine);
     for (name, request) in WORKLOADS {
