@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Render benchmarks over benches/workloads/: native (criterion), the shipped core module in
-# wasmtime (criterion; fresh and live instance), the npm package in Node, and `function serve`
-# under load over loopback gRPC. Prints the figures; docs/benchmarks.md records them.
+# wasmtime (criterion, fresh and live instance; wasm instructions counted with fuel), the npm
+# package in Node, and `function serve` under load over loopback gRPC. Prints the figures;
+# docs/benchmarks.md records them.
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 need_wasm_target
@@ -24,6 +25,15 @@ node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers \
 step "wasmtime (cargo bench -p xprender-host --bench wasm)"
 XPRENDER_WASM="$core" cargo bench --locked -p xprender-host --bench wasm -- \
   --warm-up-time 2 --measurement-time 5 2>&1 | grep -E '^[a-z]+/|time:'
+
+step "wasm instructions per render (wasmtime fuel: the same on a loaded machine)"
+for w in small medium large series-2500 series-5000 series-10000 series-20000; do
+  case $w in series-*) rounds=1 ;; *) rounds=20 ;; esac
+  printf '%s: ' "$w"
+  cargo run --locked -q --release -p xprender-host --example fuel -- \
+    "$core" "benches/workloads/$w.json" "$rounds" | tr '\n' ' '
+  echo
+done
 
 step "Node (npm package, nodejs target)"
 scripts/build-web.sh >/dev/null
