@@ -1,13 +1,77 @@
 //! The `string` transform: Format, Convert, TrimPrefix/TrimSuffix, Regexp, Join and Replace.
 
-use super::{MAX_OUTPUT_BYTES, case, fail, invalid, opt_int, opt_str, regex, sprint_v};
+use std::borrow::Cow;
+
+use super::pattern::Pattern;
+use super::{MAX_OUTPUT_BYTES, case, fail, invalid, opt_int, opt_str, sprint_v};
 use crate::error::{Error, ErrorKind, Result};
 use crate::semantics::Semantics;
 use crate::value::{Map, Value};
 use sha1::Digest as _;
 
-/// `ResolveString`: every sub-type returns a string.
-pub(super) fn resolve(cfg: &Map, input: Value, sem: Semantics) -> Result<Value> {
+/// A string transform's sub-type with its settings, or the error reading
+/// them (raised when the transform runs, before it reads the input).
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Config<'a>(Result<Op<'a>>);
+
+#[derive(Clone, Debug, PartialEq)]
+enum Op<'a> {
+    Format(Cow<'a, str>),
+    Convert(Convert),
+    TrimPrefix(Cow<'a, str>),
+    TrimSuffix(Cow<'a, str>),
+    Regexp {
+        pattern: Pattern<'a>,
+        group: i64,
+    },
+    Join(Cow<'a, str>),
+    Replace {
+        search: Cow<'a, str>,
+        with: Cow<'a, str>,
+    },
+}
+
+/// `stringConvertTransform`'s conversions.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Convert {
+    ToUpper,
+    ToLower,
+    ToBase64,
+    FromBase64,
+    ToJson,
+    ToSha1,
+    ToSha256,
+    ToSha512,
+    ToAdler32,
+}
+
+impl<'a> Config<'a> {
+    pub(super) fn decode(cfg: &'a Map, sem: Semantics) -> Config<'a> {
+        Config(decode(cfg, sem))
+    }
+
+    pub(super) fn into_owned(self) -> Config<'static> {
+        let own = |s: Cow<'_, str>| Cow::Owned(s.into_owned());
+        Config(self.0.map(|op| match op {
+            Op::Format(f) => Op::Format(own(f)),
+            Op::Convert(c) => Op::Convert(c),
+            Op::TrimPrefix(t) => Op::TrimPrefix(own(t)),
+            Op::TrimSuffix(t) => Op::TrimSuffix(own(t)),
+            Op::Regexp { pattern, group } => Op::Regexp {
+                pattern: pattern.into_owned(),
+                group,
+            },
+            Op::Join(sep) => Op::Join(own(sep)),
+            Op::Replace { search, with } => Op::Replace {
+                search: own(search),
+                with: own(with),
+            },
+        }))
+    }
+}
+
+/// `ResolveString`'s reading of the config, up to where it needs the input.
+fn decode(cfg: &Map, sem: Semantics) -> Result<Op<'_>> {
     let kind = match opt_str(cfg, "type", "StringTransform")? {
         // The CRD defaults an absent type to Format (the v1.10 form);
         // function inputs are never defaulted.
@@ -16,44 +80,65 @@ pub(super) fn resolve(cfg: &Map, input: Value, sem: Semantics) -> Result<Value> 
         Some(k) => k,
     };
     let unset = |what: &str| fail(format!("string transform of type {kind} {what} is not set"));
-    let out = match kind {
-        "Format" => {
-            let f = opt_str(cfg, "fmt", "StringTransform")?.ok_or_else(|| unset("fmt"))?;
-            crate::fmt::sprintf(f, std::slice::from_ref(&input))?
-        }
-        "Convert" => {
-            let c = opt_str(cfg, "convert", "StringTransform")?.ok_or_else(|| unset("convert"))?;
-            convert(c, &input)?
-        }
-        "TrimPrefix" | "TrimSuffix" => {
-            let trim = opt_str(cfg, "trim", "StringTransform")?.ok_or_else(|| unset("trim"))?;
-            let s = sprint_v(&input);
-            let trimmed = if kind == "TrimPrefix" {
-                s.strip_prefix(trim)
-            } else {
-                s.strip_suffix(trim)
-            };
-            trimmed.map_or_else(|| s.clone(), str::to_owned)
-        }
+    let text = |field: &str| -> Result<Cow<'_, str>> {
+        let s = opt_str(cfg, field, "StringTransform")?.ok_or_else(|| unset(field))?;
+        Ok(Cow::Borrowed(s))
+    };
+    Ok(match kind {
+        "Format" => Op::Format(text("fmt")?),
+        "Convert" => Op::Convert(convert_kind(&text("convert")?)?),
+        "TrimPrefix" => Op::TrimPrefix(text("trim")?),
+        "TrimSuffix" => Op::TrimSuffix(text("trim")?),
         "Regexp" => {
             let r = sub_object(cfg, "regexp")?.ok_or_else(|| unset("regexp"))?;
-            regexp(r, &input, sem)?
+            let pattern = opt_str(r, "match", "StringTransformRegexp")?.unwrap_or("");
+            let group = opt_int(r, "group", "StringTransformRegexp")?.unwrap_or(0);
+            Op::Regexp {
+                pattern: Pattern::new(Cow::Borrowed(pattern), sem),
+                group,
+            }
         }
         "Join" => {
             let j = sub_object(cfg, "join")?.ok_or_else(|| unset("join"))?;
-            join(j, &input, sem)?
+            let sep = opt_str(j, "separator", "StringTransformJoin")?.unwrap_or("");
+            Op::Join(Cow::Borrowed(sep))
         }
         "Replace" if sem == Semantics::Function => {
             let r = sub_object(cfg, "replace")?.ok_or_else(|| unset("replace"))?;
             let search = opt_str(r, "search", "StringTransformReplace")?.unwrap_or("");
             let with = opt_str(r, "replace", "StringTransformReplace")?.unwrap_or("");
-            replace_all(&sprint_v(&input), search, with)?
+            Op::Replace {
+                search: Cow::Borrowed(search),
+                with: Cow::Borrowed(with),
+            }
         }
         other => {
             return Err(fail(format!(
                 "type {other} is not supported for string transform type"
             )));
         }
+    })
+}
+
+/// `ResolveString`: every sub-type returns a string.
+pub(super) fn resolve(cfg: &Config<'_>, input: Value, sem: Semantics) -> Result<Value> {
+    let op = cfg.0.as_ref().map_err(Clone::clone)?;
+    let out = match op {
+        Op::Format(f) => crate::fmt::sprintf(f, std::slice::from_ref(&input))?,
+        Op::Convert(c) => convert(*c, &input)?,
+        Op::TrimPrefix(trim) => {
+            let s = sprint_v(&input);
+            s.strip_prefix(&**trim)
+                .map_or_else(|| s.clone(), str::to_owned)
+        }
+        Op::TrimSuffix(trim) => {
+            let s = sprint_v(&input);
+            s.strip_suffix(&**trim)
+                .map_or_else(|| s.clone(), str::to_owned)
+        }
+        Op::Regexp { pattern, group } => regexp(pattern, *group, &input)?,
+        Op::Join(sep) => join(sep, &input, sem)?,
+        Op::Replace { search, with } => replace_all(&sprint_v(&input), search, with)?,
     };
     Ok(Value::String(out))
 }
@@ -69,17 +154,37 @@ fn sub_object<'a>(cfg: &'a Map, field: &str) -> Result<Option<&'a Map>> {
     }
 }
 
+/// The conversion a `convert` names.
+fn convert_kind(kind: &str) -> Result<Convert> {
+    Ok(match kind {
+        "ToUpper" => Convert::ToUpper,
+        "ToLower" => Convert::ToLower,
+        "ToBase64" => Convert::ToBase64,
+        "FromBase64" => Convert::FromBase64,
+        "ToJson" => Convert::ToJson,
+        "ToSha1" => Convert::ToSha1,
+        "ToSha256" => Convert::ToSha256,
+        "ToSha512" => Convert::ToSha512,
+        "ToAdler32" => Convert::ToAdler32,
+        other => {
+            return Err(fail(format!(
+                "type {other} is not supported for string convert"
+            )));
+        }
+    })
+}
+
 /// `stringConvertTransform`.
-fn convert(kind: &str, input: &Value) -> Result<String> {
+fn convert(kind: Convert, input: &Value) -> Result<String> {
     let s = || sprint_v(input);
     Ok(match kind {
-        "ToUpper" => case::to_upper(&s()),
-        "ToLower" => case::to_lower(&s()),
-        "ToBase64" => {
+        Convert::ToUpper => case::to_upper(&s()),
+        Convert::ToLower => case::to_lower(&s()),
+        Convert::ToBase64 => {
             use base64::Engine as _;
             base64::engine::general_purpose::STANDARD.encode(s())
         }
-        "FromBase64" => match go_base64_decode(s().as_bytes()) {
+        Convert::FromBase64 => match go_base64_decode(s().as_bytes()) {
             Ok(bytes) => go_string(bytes),
             Err(at) => {
                 return Err(fail(format!(
@@ -87,34 +192,29 @@ fn convert(kind: &str, input: &Value) -> Result<String> {
                 )));
             }
         },
-        "ToJson" => {
+        Convert::ToJson => {
             input
                 .check_finite()
                 .map_err(|e| e.wrap("cannot marshal to JSON"))?;
             input.to_json()
         }
-        "ToSha1" => hex(&sha1::Sha1::digest(hash_input(
+        Convert::ToSha1 => hex(&sha1::Sha1::digest(hash_input(
             input,
             "cannot generate hash",
         )?)),
-        "ToSha256" => hex(&sha2::Sha256::digest(hash_input(
+        Convert::ToSha256 => hex(&sha2::Sha256::digest(hash_input(
             input,
             "cannot generate hash",
         )?)),
-        "ToSha512" => hex(&sha2::Sha512::digest(hash_input(
+        Convert::ToSha512 => hex(&sha2::Sha512::digest(hash_input(
             input,
             "cannot generate hash",
         )?)),
-        "ToAdler32" => {
+        Convert::ToAdler32 => {
             let bytes = hash_input(input, "unable to generate Adler checksum")?;
             let mut a = adler2::Adler32::new();
             a.write_slice(&bytes);
             a.checksum().to_string()
-        }
-        other => {
-            return Err(fail(format!(
-                "type {other} is not supported for string convert"
-            )));
         }
     })
 }
@@ -142,16 +242,15 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 /// `stringRegexpTransform`: group `group` of the first match.
-fn regexp(cfg: &Map, input: &Value, sem: Semantics) -> Result<String> {
-    let pattern = opt_str(cfg, "match", "StringTransformRegexp")?.unwrap_or("");
-    let group = opt_int(cfg, "group", "StringTransformRegexp")?.unwrap_or(0);
-    let re = regex::compile(pattern, sem)
+fn regexp(pattern: &Pattern<'_>, group: i64, input: &Value) -> Result<String> {
+    let re = pattern
+        .matcher()
         .map_err(|e| fail(e.to_string()).wrap("could not compile regexp"))?;
     let s = sprint_v(input);
     let no_match = || {
         fail(format!(
             "regexp {} had no matches for group {group}",
-            crate::go::quote(pattern)
+            crate::go::quote(pattern.as_str())
         ))
     };
     let caps = re.captures(&s).ok_or_else(no_match)?;
@@ -161,13 +260,12 @@ fn regexp(cfg: &Map, input: &Value, sem: Semantics) -> Result<String> {
         return Err(no_match());
     }
     // A group that exists but did not take part in the match is "" in Go.
-    Ok(caps.get(g).map_or("", |m| m.as_str()).to_owned())
+    Ok(caps.get(g).unwrap_or("").to_owned())
 }
 
 /// `stringJoinTransform`: native v1.15 joins properly; function-patch-and-transform
 /// appends the separator to every element and then drops only the last byte.
-fn join(cfg: &Map, input: &Value, sem: Semantics) -> Result<String> {
-    let sep = opt_str(cfg, "separator", "StringTransformJoin")?.unwrap_or("");
+fn join(sep: &str, input: &Value, sem: Semantics) -> Result<String> {
     let Value::Array(items) = input else {
         return Err(fail("could not parse input array"));
     };
