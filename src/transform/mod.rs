@@ -39,12 +39,15 @@ pub(crate) const MAX_OUTPUT_BYTES: usize = 64 << 20;
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Transform<'a> {
     /// The `type` as written (`""` when it is not a string), for the error
-    /// envelope and the trace.
+    /// envelope and the trace; a known type needs no copy in a kept plan.
     kind: Cow<'a, str>,
     /// The decoded config, or the error `Resolve` returns before a
     /// sub-transform runs.
     op: Result<Op<'a>>,
 }
+
+/// The transform types there are.
+const KINDS: [&str; 5] = ["map", "match", "math", "string", "convert"];
 
 #[derive(Clone, Debug, PartialEq)]
 enum Op<'a> {
@@ -72,7 +75,10 @@ impl<'a> Transform<'a> {
     /// The transform owning what it borrowed, to be kept with its plan.
     pub(crate) fn into_owned(self) -> Transform<'static> {
         Transform {
-            kind: Cow::Owned(self.kind.into_owned()),
+            kind: KINDS
+                .into_iter()
+                .find(|k| *k == self.kind)
+                .map_or_else(|| Cow::Owned(self.kind.into_owned()), Cow::Borrowed),
             op: self.op.map(|op| match op {
                 Op::Map(c) => Op::Map(c.into_owned()),
                 Op::Match(c) => Op::Match(c.into_owned()),
@@ -132,8 +138,7 @@ fn decode(t: &Value, sem: Semantics) -> Result<Op<'_>> {
         }
     };
     let kind = opt_str(obj, "type", "Transform")?.unwrap_or("");
-    let known = matches!(kind, "map" | "match" | "math" | "string" | "convert");
-    if !known {
+    if !KINDS.contains(&kind) {
         return Err(Error::new(
             ErrorKind::Render,
             format!("transform type {kind} is not supported"),
