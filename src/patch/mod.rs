@@ -142,7 +142,7 @@ pub(crate) struct Patch<'a> {
     /// The transforms as written, with native CRD defaults applied (for validation).
     pub(crate) transforms: Cow<'a, [Value]>,
     /// The same transforms decoded, as `transform::run` runs them.
-    pub(crate) pipeline: Vec<Transform<'a>>,
+    pub(crate) pipeline: Vec<Transform>,
     pub(crate) policy: Policy,
 }
 
@@ -160,11 +160,7 @@ impl Patch<'_> {
             }),
             patch_set_name: self.patch_set_name,
             transforms: Cow::Owned(self.transforms.into_owned()),
-            pipeline: self
-                .pipeline
-                .into_iter()
-                .map(Transform::into_owned)
-                .collect(),
+            pipeline: self.pipeline,
             policy: self.policy,
         }
     }

@@ -1,7 +1,7 @@
 //! The `convert` transform: the (from, to, format) conversion matrix.
 
 use super::math::go_f64_to_i64;
-use super::{fail, gojson, opt_str, quantity};
+use super::{again, fail, gojson, opt_str, quantity};
 use crate::error::Result;
 use crate::go::strconv;
 use crate::value::{Map, Value};
@@ -40,7 +40,7 @@ fn decode(cfg: &Map) -> Result<(&'static str, &'static str)> {
 
 /// `ResolveConvert`.
 pub(super) fn resolve(cfg: &Config, input: Value) -> Result<Value> {
-    let (to, format) = cfg.0.clone()?;
+    let &(to, format) = cfg.0.as_ref().map_err(again)?;
     let from = match &input {
         Value::String(_) => "string",
         Value::Int(_) => "int64",

@@ -1,7 +1,5 @@
 //! The `map` transform: look a string up in a table of JSON values.
 
-use std::borrow::Cow;
-
 use super::{fail, go_any};
 use crate::error::Result;
 use crate::semantics::Semantics;
@@ -9,15 +7,11 @@ use crate::value::{Map, Value};
 
 /// The table as written.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) struct Config<'a>(Cow<'a, Map>);
+pub(super) struct Config(Map);
 
-impl Config<'_> {
-    pub(super) fn decode(pairs: &Map) -> Config<'_> {
-        Config(Cow::Borrowed(pairs))
-    }
-
-    pub(super) fn into_owned(self) -> Config<'static> {
-        Config(Cow::Owned(self.0.into_owned()))
+impl Config {
+    pub(super) fn decode(pairs: &Map) -> Config {
+        Config(pairs.clone())
     }
 }
 
@@ -26,7 +20,7 @@ impl Config<'_> {
 ///
 /// FN holds each value as raw JSON that a `null` leaves empty, and decoding
 /// nothing fails; natively the value is `null`.
-pub(super) fn resolve(cfg: &Config<'_>, input: Value, sem: Semantics) -> Result<Value> {
+pub(super) fn resolve(cfg: &Config, input: Value, sem: Semantics) -> Result<Value> {
     let Value::String(key) = &input else {
         return Err(fail(format!(
             "type {} is not supported for map transform",

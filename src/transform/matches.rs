@@ -1,9 +1,7 @@
 //! The `match` transform: the result of the first matching literal or regexp pattern.
 
-use std::borrow::Cow;
-
 use super::pattern::Pattern;
-use super::{fail, go_any, invalid, opt_str};
+use super::{again, fail, go_any, invalid, opt_str};
 use crate::error::{Error, Result};
 use crate::semantics::Semantics;
 use crate::value::{Map, Value};
@@ -11,74 +9,46 @@ use crate::value::{Map, Value};
 /// The patterns in order and the fallback, each decoded where `ResolveMatch`
 /// reads it: an error is kept to be raised when the render reaches it.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) struct Config<'a> {
-    patterns: Result<Vec<Case<'a>>>,
-    fallback: Result<Fallback<'a>>,
+pub(super) struct Config {
+    patterns: Result<Vec<Case>>,
+    fallback: Result<Fallback>,
 }
 
-/// One pattern and the result it gives.
+/// One pattern and the result it gives (as `encoding/json` decodes it).
 #[derive(Clone, Debug, PartialEq)]
-struct Case<'a> {
-    test: Test<'a>,
-    result: Option<Cow<'a, Value>>,
+struct Case {
+    test: Test,
+    result: Option<Value>,
 }
 
 /// What a pattern tests, or why it cannot.
 #[derive(Clone, Debug, PartialEq)]
-enum Test<'a> {
+enum Test {
     /// The entry is no object: `ResolveMatch` returns the decoding error as is.
     Undecodable(Error),
     /// `Matches` fails before looking at the input.
     Invalid(Error),
-    Literal(Cow<'a, str>),
-    Regexp(Pattern<'a>),
+    Literal(String),
+    Regexp(Pattern),
 }
 
 /// What an input no pattern matches becomes.
 #[derive(Clone, Debug, PartialEq)]
-enum Fallback<'a> {
+enum Fallback {
     Input,
-    Value(Option<Cow<'a, Value>>),
+    Value(Option<Value>),
 }
 
-impl<'a> Config<'a> {
-    pub(super) fn decode(cfg: &'a Map, sem: Semantics) -> Config<'a> {
+impl Config {
+    pub(super) fn decode(cfg: &Map, sem: Semantics) -> Config {
         Config {
             patterns: patterns(cfg, sem),
             fallback: fallback(cfg),
         }
     }
-
-    pub(super) fn into_owned(self) -> Config<'static> {
-        let case = |c: Case<'_>| Case {
-            test: match c.test {
-                Test::Undecodable(e) => Test::Undecodable(e),
-                Test::Invalid(e) => Test::Invalid(e),
-                Test::Literal(l) => Test::Literal(Cow::Owned(l.into_owned())),
-                Test::Regexp(p) => Test::Regexp(p.into_owned()),
-            },
-            result: c.result.map(owned),
-        };
-        Config {
-            patterns: self.patterns.map(|ps| ps.into_iter().map(case).collect()),
-            fallback: self.fallback.map(|f| match f {
-                Fallback::Input => Fallback::Input,
-                Fallback::Value(v) => Fallback::Value(v.map(owned)),
-            }),
-        }
-    }
 }
 
-fn owned(v: Cow<'_, Value>) -> Cow<'static, Value> {
-    Cow::Owned(v.into_owned())
-}
-
-/// A member as `go_any` reads it later: absent or `null` is `None`.
-fn raw<'a>(m: &'a Map, field: &str) -> Option<Cow<'a, Value>> {
-    m.get(field).filter(|v| !v.is_null()).map(Cow::Borrowed)
-}
-
-fn patterns(cfg: &Map, sem: Semantics) -> Result<Vec<Case<'_>>> {
+fn patterns(cfg: &Map, sem: Semantics) -> Result<Vec<Case>> {
     let patterns = match cfg.get("patterns") {
         None | Some(Value::Null) => &[][..],
         Some(Value::Array(a)) => a.as_slice(),
@@ -92,7 +62,7 @@ fn patterns(cfg: &Map, sem: Semantics) -> Result<Vec<Case<'_>>> {
     Ok(patterns.iter().map(|entry| case(entry, sem)).collect())
 }
 
-fn case(entry: &Value, sem: Semantics) -> Case<'_> {
+fn case(entry: &Value, sem: Semantics) -> Case {
     // A null entry decodes as the zero pattern.
     let p = match entry {
         Value::Null => None,
@@ -110,12 +80,12 @@ fn case(entry: &Value, sem: Semantics) -> Case<'_> {
     static EMPTY: Map = Map::new();
     Case {
         test: test(p.unwrap_or(&EMPTY), sem).unwrap_or_else(Test::Invalid),
-        result: p.and_then(|p| raw(p, "result")),
+        result: p.and_then(|p| go_any(p.get("result"))),
     }
 }
 
 /// `Matches`' reading of a pattern, up to where it needs the input.
-fn test(p: &Map, sem: Semantics) -> Result<Test<'_>> {
+fn test(p: &Map, sem: Semantics) -> Result<Test> {
     let kind = match opt_str(p, "type", "MatchTransformPattern")? {
         // The CRD defaults an absent type to literal; function inputs are
         // never defaulted.
@@ -125,52 +95,52 @@ fn test(p: &Map, sem: Semantics) -> Result<Test<'_>> {
     };
     match kind {
         "literal" => match opt_str(p, "literal", "MatchTransformPattern")? {
-            Some(literal) => Ok(Test::Literal(Cow::Borrowed(literal))),
+            Some(literal) => Ok(Test::Literal(literal.to_owned())),
             None => Err(fail("literal is required by type literal")),
         },
         "regexp" => match opt_str(p, "regexp", "MatchTransformPattern")? {
-            Some(pattern) => Ok(Test::Regexp(Pattern::new(Cow::Borrowed(pattern), sem))),
+            Some(pattern) => Ok(Test::Regexp(Pattern::new(pattern, sem))),
             None => Err(fail("regexp is required by type regexp")),
         },
         other => Err(fail(format!("unsupported pattern type '{other}'"))),
     }
 }
 
-fn fallback(cfg: &Map) -> Result<Fallback<'_>> {
+fn fallback(cfg: &Map) -> Result<Fallback> {
     if opt_str(cfg, "fallbackTo", "MatchTransform")? == Some("Input") {
-        if raw(cfg, "fallbackValue").is_some() {
+        if go_any(cfg.get("fallbackValue")).is_some() {
             return Err(fail(
                 "cannot set both a fallback value and the fallback to input flag",
             ));
         }
         return Ok(Fallback::Input);
     }
-    Ok(Fallback::Value(raw(cfg, "fallbackValue")))
+    Ok(Fallback::Value(go_any(cfg.get("fallbackValue"))))
 }
 
 /// `ResolveMatch`: patterns in order; an evaluation error aborts at once.
-pub(super) fn resolve(cfg: &Config<'_>, input: Value) -> Result<Value> {
-    let patterns = cfg.patterns.as_ref().map_err(Clone::clone)?;
+pub(super) fn resolve(cfg: &Config, input: Value) -> Result<Value> {
+    let patterns = cfg.patterns.as_ref().map_err(again)?;
     for (i, case) in patterns.iter().enumerate() {
         if let Test::Undecodable(e) = &case.test {
-            return Err(e.clone());
+            return Err(again(e));
         }
         let matched = matches(&case.test, &input)
             .map_err(|e| e.wrap(format!("cannot match pattern at index {i}")))?;
         if matched {
-            return Ok(go_any(case.result.as_deref()).unwrap_or(Value::Null));
+            return Ok(case.result.clone().unwrap_or(Value::Null));
         }
     }
-    match cfg.fallback.as_ref().map_err(Clone::clone)? {
+    match cfg.fallback.as_ref().map_err(again)? {
         Fallback::Input => Ok(input),
-        Fallback::Value(v) => Ok(go_any(v.as_deref()).unwrap_or(Value::Null)),
+        Fallback::Value(v) => Ok(v.clone().unwrap_or(Value::Null)),
     }
 }
 
 /// `Matches`: whether one pattern matches the input.
-fn matches(test: &Test<'_>, input: &Value) -> Result<bool> {
+fn matches(test: &Test, input: &Value) -> Result<bool> {
     match test {
-        Test::Undecodable(e) | Test::Invalid(e) => Err(e.clone()),
+        Test::Undecodable(e) | Test::Invalid(e) => Err(again(e)),
         Test::Literal(literal) => match input {
             Value::String(s) => Ok(s == literal),
             other => Err(fail(format!(

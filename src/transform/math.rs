@@ -1,6 +1,6 @@
 //! The `math` transform: Multiply, ClampMin and ClampMax on int64 or float64 input.
 
-use super::{fail, opt_int, opt_str};
+use super::{again, fail, opt_int, opt_str};
 use crate::error::Result;
 use crate::semantics::Semantics;
 use crate::value::{Map, Value};
@@ -50,7 +50,7 @@ fn decode(cfg: &Map, sem: Semantics) -> Result<(Op, i64)> {
 
 /// `ResolveMath`: the config is validated first, then the input type.
 pub(super) fn resolve(cfg: &Config, input: Value) -> Result<Value> {
-    let (op, m) = cfg.0.clone()?;
+    let &(op, m) = cfg.0.as_ref().map_err(again)?;
     if !matches!(input, Value::Int(_) | Value::Float(_)) {
         return Err(fail(format!(
             "input is required to be a number for math transformer, got {}",

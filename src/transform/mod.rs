@@ -37,32 +37,36 @@ pub(crate) const MAX_OUTPUT_BYTES: usize = 64 << 20;
 /// render of it. Whatever `Resolve` would reject is kept as an error, raised
 /// when (and only when) a render runs the transform, as it always was.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Transform<'a> {
+pub(crate) struct Transform {
     /// The `type` as written (`""` when it is not a string), for the error
-    /// envelope and the trace; a known type needs no copy in a kept plan.
-    kind: Cow<'a, str>,
+    /// envelope and the trace; a known type is not copied.
+    kind: Cow<'static, str>,
     /// The decoded config, or the error `Resolve` returns before a
     /// sub-transform runs.
-    op: Result<Op<'a>>,
+    op: Result<Op>,
 }
 
 /// The transform types there are.
 const KINDS: [&str; 5] = ["map", "match", "math", "string", "convert"];
 
 #[derive(Clone, Debug, PartialEq)]
-enum Op<'a> {
-    Map(map::Config<'a>),
-    Match(matches::Config<'a>),
+enum Op {
+    Map(map::Config),
+    Match(matches::Config),
     Math(math::Config),
-    String(string::Config<'a>),
+    String(string::Config),
     Convert(convert::Config),
 }
 
-impl<'a> Transform<'a> {
+impl Transform {
     /// Decodes one entry of a patch's `transforms` list for `sem`.
-    pub(crate) fn decode(t: &'a Value, sem: Semantics) -> Transform<'a> {
+    pub(crate) fn decode(t: &Value, sem: Semantics) -> Transform {
+        let kind = t.get("type").and_then(Value::as_str).unwrap_or("");
         Transform {
-            kind: Cow::Borrowed(t.get("type").and_then(Value::as_str).unwrap_or("")),
+            kind: KINDS
+                .into_iter()
+                .find(|k| *k == kind)
+                .map_or_else(|| Cow::Owned(kind.to_owned()), Cow::Borrowed),
             op: decode(t, sem),
         }
     }
@@ -71,27 +75,10 @@ impl<'a> Transform<'a> {
     pub(crate) fn kind(&self) -> &str {
         &self.kind
     }
-
-    /// The transform owning what it borrowed, to be kept with its plan.
-    pub(crate) fn into_owned(self) -> Transform<'static> {
-        Transform {
-            kind: KINDS
-                .into_iter()
-                .find(|k| *k == self.kind)
-                .map_or_else(|| Cow::Owned(self.kind.into_owned()), Cow::Borrowed),
-            op: self.op.map(|op| match op {
-                Op::Map(c) => Op::Map(c.into_owned()),
-                Op::Match(c) => Op::Match(c.into_owned()),
-                Op::Math(c) => Op::Math(c),
-                Op::String(c) => Op::String(c.into_owned()),
-                Op::Convert(c) => Op::Convert(c),
-            }),
-        }
-    }
 }
 
 /// Decodes a patch's `transforms` list (as written) for `sem`.
-pub(crate) fn decode_all(transforms: &[Value], sem: Semantics) -> Vec<Transform<'_>> {
+pub(crate) fn decode_all(transforms: &[Value], sem: Semantics) -> Vec<Transform> {
     transforms
         .iter()
         .map(|t| Transform::decode(t, sem))
@@ -102,7 +89,7 @@ pub(crate) fn decode_all(transforms: &[Value], sem: Semantics) -> Vec<Transform<
 ///
 /// Errors read `transform at index N returned error: ...` as Crossplane's do.
 pub(crate) fn run(
-    transforms: &[Transform<'_>],
+    transforms: &[Transform],
     input: Value,
     sem: Semantics,
     mut steps: Option<&mut Vec<Step>>,
@@ -124,7 +111,7 @@ pub(crate) fn run(
 }
 
 /// `Resolve`'s reading of a transform: the `type` and its config block.
-fn decode(t: &Value, sem: Semantics) -> Result<Op<'_>> {
+fn decode(t: &Value, sem: Semantics) -> Result<Op> {
     // Go decodes a null list entry as the zero Transform (no type).
     static EMPTY: Map = Map::new();
     let obj = match t {
@@ -170,8 +157,8 @@ fn decode(t: &Value, sem: Semantics) -> Result<Op<'_>> {
 
 /// One transform (`Resolve` upstream): the decoding error, if any, or the
 /// sub-transform's result, whose failure reads `<type> transform could not resolve`.
-fn resolve(t: &Transform<'_>, input: Value, sem: Semantics) -> Result<Value> {
-    let op = t.op.as_ref().map_err(Clone::clone)?;
+fn resolve(t: &Transform, input: Value, sem: Semantics) -> Result<Value> {
+    let op = t.op.as_ref().map_err(again)?;
     let out = match op {
         Op::Map(c) => map::resolve(c, input, sem),
         Op::Match(c) => matches::resolve(c, input),
@@ -180,6 +167,13 @@ fn resolve(t: &Transform<'_>, input: Value, sem: Semantics) -> Result<Value> {
         Op::Convert(c) => convert::resolve(c, input),
     };
     out.map_err(|e| e.wrap(format!("{} transform could not resolve", t.kind())))
+}
+
+/// A decoding error kept with the plan, raised by a render that reaches it.
+#[cold]
+#[inline(never)]
+pub(super) fn again(e: &Error) -> Error {
+    e.clone()
 }
 
 /// A render failure with Crossplane's message.

@@ -2,7 +2,6 @@
 //! reaches it, and matched without the regex engine when it is a plain
 //! anchored literal.
 
-use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use super::regex::{self, Compiled};
@@ -14,8 +13,8 @@ use crate::semantics::Semantics;
 /// reaches the pattern, so a broken pattern fails only then); a kept plan
 /// then reuses the compiled form on every later render.
 #[derive(Clone)]
-pub(super) struct Pattern<'a> {
-    text: Cow<'a, str>,
+pub(super) struct Pattern {
+    text: String,
     sem: Semantics,
     /// The compiled form, and whether the pattern is a plain anchored literal.
     compiled: OnceLock<(Compiled, bool)>,
@@ -47,10 +46,10 @@ impl Found<'_> {
     }
 }
 
-impl<'a> Pattern<'a> {
-    pub(super) fn new(text: Cow<'a, str>, sem: Semantics) -> Self {
+impl Pattern {
+    pub(super) fn new(text: &str, sem: Semantics) -> Self {
         Pattern {
-            text,
+            text: text.to_owned(),
             sem,
             compiled: OnceLock::new(),
         }
@@ -58,14 +57,6 @@ impl<'a> Pattern<'a> {
 
     pub(super) fn as_str(&self) -> &str {
         &self.text
-    }
-
-    pub(super) fn into_owned(self) -> Pattern<'static> {
-        Pattern {
-            text: Cow::Owned(self.text.into_owned()),
-            sem: self.sem,
-            compiled: self.compiled,
-        }
     }
 
     /// The compiled regexp as Go's `regexp.Compile` accepts it.
@@ -125,13 +116,13 @@ fn anchored_literal(pattern: &str) -> Option<&str> {
 }
 
 // Two plans are equal when their patterns are (the compiled form follows from them).
-impl PartialEq for Pattern<'_> {
+impl PartialEq for Pattern {
     fn eq(&self, other: &Self) -> bool {
         self.text == other.text && self.sem == other.sem
     }
 }
 
-impl std::fmt::Debug for Pattern<'_> {
+impl std::fmt::Debug for Pattern {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_tuple("Pattern").field(&self.text).finish()
     }
@@ -160,7 +151,7 @@ mod tests {
     #[test]
     fn prefix_matches_as_the_regex_does() {
         for p in ["^us-", "^", "^a b", "^eu"] {
-            let fast = Pattern::new(Cow::Borrowed(p), Semantics::Native);
+            let fast = Pattern::new(p, Semantics::Native);
             let m = fast.matcher().unwrap();
             assert!(m.prefix.is_some());
             let re = regex::compile(p, Semantics::Native).unwrap();

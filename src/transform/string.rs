@@ -1,9 +1,7 @@
 //! The `string` transform: Format, Convert, TrimPrefix/TrimSuffix, Regexp, Join and Replace.
 
-use std::borrow::Cow;
-
 use super::pattern::Pattern;
-use super::{MAX_OUTPUT_BYTES, case, fail, invalid, opt_int, opt_str, sprint_v};
+use super::{MAX_OUTPUT_BYTES, again, case, fail, invalid, opt_int, opt_str, sprint_v};
 use crate::error::{Error, ErrorKind, Result};
 use crate::semantics::Semantics;
 use crate::value::{Map, Value};
@@ -12,23 +10,17 @@ use sha1::Digest as _;
 /// A string transform's sub-type with its settings, or the error reading
 /// them (raised when the transform runs, before it reads the input).
 #[derive(Clone, Debug, PartialEq)]
-pub(super) struct Config<'a>(Result<Op<'a>>);
+pub(super) struct Config(Result<Op>);
 
 #[derive(Clone, Debug, PartialEq)]
-enum Op<'a> {
-    Format(Cow<'a, str>),
+enum Op {
+    Format(String),
     Convert(Convert),
-    TrimPrefix(Cow<'a, str>),
-    TrimSuffix(Cow<'a, str>),
-    Regexp {
-        pattern: Pattern<'a>,
-        group: i64,
-    },
-    Join(Cow<'a, str>),
-    Replace {
-        search: Cow<'a, str>,
-        with: Cow<'a, str>,
-    },
+    TrimPrefix(String),
+    TrimSuffix(String),
+    Regexp { pattern: Pattern, group: i64 },
+    Join(String),
+    Replace { search: String, with: String },
 }
 
 /// `stringConvertTransform`'s conversions.
@@ -45,33 +37,14 @@ enum Convert {
     ToAdler32,
 }
 
-impl<'a> Config<'a> {
-    pub(super) fn decode(cfg: &'a Map, sem: Semantics) -> Config<'a> {
+impl Config {
+    pub(super) fn decode(cfg: &Map, sem: Semantics) -> Config {
         Config(decode(cfg, sem))
-    }
-
-    pub(super) fn into_owned(self) -> Config<'static> {
-        let own = |s: Cow<'_, str>| Cow::Owned(s.into_owned());
-        Config(self.0.map(|op| match op {
-            Op::Format(f) => Op::Format(own(f)),
-            Op::Convert(c) => Op::Convert(c),
-            Op::TrimPrefix(t) => Op::TrimPrefix(own(t)),
-            Op::TrimSuffix(t) => Op::TrimSuffix(own(t)),
-            Op::Regexp { pattern, group } => Op::Regexp {
-                pattern: pattern.into_owned(),
-                group,
-            },
-            Op::Join(sep) => Op::Join(own(sep)),
-            Op::Replace { search, with } => Op::Replace {
-                search: own(search),
-                with: own(with),
-            },
-        }))
     }
 }
 
 /// `ResolveString`'s reading of the config, up to where it needs the input.
-fn decode(cfg: &Map, sem: Semantics) -> Result<Op<'_>> {
+fn decode(cfg: &Map, sem: Semantics) -> Result<Op> {
     let kind = match opt_str(cfg, "type", "StringTransform")? {
         // The CRD defaults an absent type to Format (the v1.10 form);
         // function inputs are never defaulted.
@@ -80,9 +53,9 @@ fn decode(cfg: &Map, sem: Semantics) -> Result<Op<'_>> {
         Some(k) => k,
     };
     let unset = |what: &str| fail(format!("string transform of type {kind} {what} is not set"));
-    let text = |field: &str| -> Result<Cow<'_, str>> {
+    let text = |field: &str| -> Result<String> {
         let s = opt_str(cfg, field, "StringTransform")?.ok_or_else(|| unset(field))?;
-        Ok(Cow::Borrowed(s))
+        Ok(s.to_owned())
     };
     Ok(match kind {
         "Format" => Op::Format(text("fmt")?),
@@ -94,22 +67,22 @@ fn decode(cfg: &Map, sem: Semantics) -> Result<Op<'_>> {
             let pattern = opt_str(r, "match", "StringTransformRegexp")?.unwrap_or("");
             let group = opt_int(r, "group", "StringTransformRegexp")?.unwrap_or(0);
             Op::Regexp {
-                pattern: Pattern::new(Cow::Borrowed(pattern), sem),
+                pattern: Pattern::new(pattern, sem),
                 group,
             }
         }
         "Join" => {
             let j = sub_object(cfg, "join")?.ok_or_else(|| unset("join"))?;
             let sep = opt_str(j, "separator", "StringTransformJoin")?.unwrap_or("");
-            Op::Join(Cow::Borrowed(sep))
+            Op::Join(sep.to_owned())
         }
         "Replace" if sem == Semantics::Function => {
             let r = sub_object(cfg, "replace")?.ok_or_else(|| unset("replace"))?;
             let search = opt_str(r, "search", "StringTransformReplace")?.unwrap_or("");
             let with = opt_str(r, "replace", "StringTransformReplace")?.unwrap_or("");
             Op::Replace {
-                search: Cow::Borrowed(search),
-                with: Cow::Borrowed(with),
+                search: search.to_owned(),
+                with: with.to_owned(),
             }
         }
         other => {
@@ -121,19 +94,19 @@ fn decode(cfg: &Map, sem: Semantics) -> Result<Op<'_>> {
 }
 
 /// `ResolveString`: every sub-type returns a string.
-pub(super) fn resolve(cfg: &Config<'_>, input: Value, sem: Semantics) -> Result<Value> {
-    let op = cfg.0.as_ref().map_err(Clone::clone)?;
+pub(super) fn resolve(cfg: &Config, input: Value, sem: Semantics) -> Result<Value> {
+    let op = cfg.0.as_ref().map_err(again)?;
     let out = match op {
         Op::Format(f) => crate::fmt::sprintf(f, std::slice::from_ref(&input))?,
         Op::Convert(c) => convert(*c, &input)?,
         Op::TrimPrefix(trim) => {
             let s = sprint_v(&input);
-            s.strip_prefix(&**trim)
+            s.strip_prefix(trim.as_str())
                 .map_or_else(|| s.clone(), str::to_owned)
         }
         Op::TrimSuffix(trim) => {
             let s = sprint_v(&input);
-            s.strip_suffix(&**trim)
+            s.strip_suffix(trim.as_str())
                 .map_or_else(|| s.clone(), str::to_owned)
         }
         Op::Regexp { pattern, group } => regexp(pattern, *group, &input)?,
@@ -242,7 +215,7 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 /// `stringRegexpTransform`: group `group` of the first match.
-fn regexp(pattern: &Pattern<'_>, group: i64, input: &Value) -> Result<String> {
+fn regexp(pattern: &Pattern, group: i64, input: &Value) -> Result<String> {
     let re = pattern
         .matcher()
         .map_err(|e| fail(e.to_string()).wrap("could not compile regexp"))?;
