@@ -16,11 +16,20 @@ pub(super) struct Config(Result<Op>);
 enum Op {
     Format(String),
     Convert(Convert),
-    TrimPrefix(String),
-    TrimSuffix(String),
-    Regexp { pattern: Pattern, group: i64 },
+    /// TrimPrefix, or TrimSuffix when `suffix`.
+    Trim {
+        trim: String,
+        suffix: bool,
+    },
+    Regexp {
+        pattern: Pattern,
+        group: i64,
+    },
     Join(String),
-    Replace { search: String, with: String },
+    Replace {
+        search: String,
+        with: String,
+    },
 }
 
 /// `stringConvertTransform`'s conversions.
@@ -60,8 +69,10 @@ fn decode(cfg: &Map, sem: Semantics) -> Result<Op> {
     Ok(match kind {
         "Format" => Op::Format(text("fmt")?),
         "Convert" => Op::Convert(convert_kind(&text("convert")?)?),
-        "TrimPrefix" => Op::TrimPrefix(text("trim")?),
-        "TrimSuffix" => Op::TrimSuffix(text("trim")?),
+        "TrimPrefix" | "TrimSuffix" => Op::Trim {
+            trim: text("trim")?,
+            suffix: kind == "TrimSuffix",
+        },
         "Regexp" => {
             let r = sub_object(cfg, "regexp")?.ok_or_else(|| unset("regexp"))?;
             let pattern = opt_str(r, "match", "StringTransformRegexp")?.unwrap_or("");
@@ -99,15 +110,14 @@ pub(super) fn resolve(cfg: &Config, input: Value, sem: Semantics) -> Result<Valu
     let out = match op {
         Op::Format(f) => crate::fmt::sprintf(f, std::slice::from_ref(&input))?,
         Op::Convert(c) => convert(*c, &input)?,
-        Op::TrimPrefix(trim) => {
+        Op::Trim { trim, suffix } => {
             let s = sprint_v(&input);
-            s.strip_prefix(trim.as_str())
-                .map_or_else(|| s.clone(), str::to_owned)
-        }
-        Op::TrimSuffix(trim) => {
-            let s = sprint_v(&input);
-            s.strip_suffix(trim.as_str())
-                .map_or_else(|| s.clone(), str::to_owned)
+            let trimmed = if *suffix {
+                s.strip_suffix(trim.as_str())
+            } else {
+                s.strip_prefix(trim.as_str())
+            };
+            trimmed.map_or_else(|| s.clone(), str::to_owned)
         }
         Op::Regexp { pattern, group } => regexp(pattern, *group, &input)?,
         Op::Join(sep) => join(sep, &input, sem)?,
@@ -233,7 +243,7 @@ fn regexp(pattern: &Pattern, group: i64, input: &Value) -> Result<String> {
         return Err(no_match());
     }
     // A group that exists but did not take part in the match is "" in Go.
-    Ok(caps.get(g).unwrap_or("").to_owned())
+    Ok(caps.get(g).map_or("", |m| m.as_str()).to_owned())
 }
 
 /// `stringJoinTransform`: native v1.15 joins properly; function-patch-and-transform
