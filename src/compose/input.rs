@@ -18,6 +18,7 @@ use crate::patch::patchset::PatchSet;
 use crate::patch::{self, Combine, Patch, PatchType, Policy};
 use crate::readiness::Check;
 use crate::semantics::Semantics;
+use crate::transform;
 use crate::value::{Map, Value};
 
 use super::step::{Desired, Shape};
@@ -829,7 +830,8 @@ fn decode_patch<'a>(d: Dec, v: &'a Value, at: &At<'_>, sem: Semantics) -> Result
         None => None,
         Some(c) => Some(decode_combine(d, c, &At::Key(at, "combine"))?),
     };
-    let transforms: Cow<'a, [Value]> = match d.opt_array(m, "transforms", at)? {
+    let written = d.opt_array(m, "transforms", at)?;
+    let transforms: Cow<'a, [Value]> = match written {
         None => Cow::Borrowed(&[]),
         Some(ts) => {
             limit(ts.len(), at)?;
@@ -866,6 +868,9 @@ fn decode_patch<'a>(d: Dec, v: &'a Value, at: &At<'_>, sem: Semantics) -> Result
             }
         }
     };
+    // Decoded from the list as written: the CRD defaults are the ones each
+    // transform applies natively when its type is unset.
+    let pipeline = transform::decode_all(written.unwrap_or_default(), sem);
     Ok(Patch {
         kind,
         from_field_path: from_field_path.map(Path::new),
@@ -873,6 +878,7 @@ fn decode_patch<'a>(d: Dec, v: &'a Value, at: &At<'_>, sem: Semantics) -> Result
         combine,
         patch_set_name: patch_set_name.map(str::to_owned),
         transforms,
+        pipeline,
         policy,
     })
 }

@@ -11,7 +11,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::fieldpath::{self, MergeOptions, Path};
 use crate::semantics::Semantics;
 use crate::trace::{PatchTrace, TransformStep};
-use crate::transform;
+use crate::transform::{self, Transform};
 use crate::value::Value;
 
 pub(crate) use policy::Policy;
@@ -139,8 +139,10 @@ pub(crate) struct Patch<'a> {
     pub(crate) to_field_path: Option<Path<'a>>,
     pub(crate) combine: Option<Combine<'a>>,
     pub(crate) patch_set_name: Option<String>,
-    /// The transforms as written, with native CRD defaults applied (`transform::run` interprets them).
+    /// The transforms as written, with native CRD defaults applied (for validation).
     pub(crate) transforms: Cow<'a, [Value]>,
+    /// The same transforms decoded, as `transform::run` runs them.
+    pub(crate) pipeline: Vec<Transform>,
     pub(crate) policy: Policy,
 }
 
@@ -158,6 +160,7 @@ impl Patch<'_> {
             }),
             patch_set_name: self.patch_set_name,
             transforms: Cow::Owned(self.transforms.into_owned()),
+            pipeline: self.pipeline,
             policy: self.policy,
         }
     }
@@ -272,15 +275,15 @@ pub(crate) fn run_transforms(
     sem: Semantics,
     trace: Option<&mut PatchTrace>,
 ) -> Result<Value> {
-    if p.transforms.is_empty() {
+    if p.pipeline.is_empty() {
         return Ok(input);
     }
     let Some(t) = trace else {
-        return transform::run(&p.transforms, input, sem, None);
+        return transform::run(&p.pipeline, input, sem, None);
     };
     let mut steps = Vec::new();
     let first_input = input.clone();
-    let res = transform::run(&p.transforms, input, sem, Some(&mut steps));
+    let res = transform::run(&p.pipeline, input, sem, Some(&mut steps));
     let mut prev = first_input;
     for s in steps {
         let output = s.output;
@@ -293,13 +296,7 @@ pub(crate) fn run_transforms(
     }
     if let Err(e) = &res {
         let idx = t.transforms.len();
-        let kind = p
-            .transforms
-            .get(idx)
-            .and_then(|v| v.get("type"))
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_owned();
+        let kind = p.pipeline.get(idx).map_or("", Transform::kind).to_owned();
         t.transforms.push(TransformStep {
             kind,
             input: prev,

@@ -1,16 +1,46 @@
 //! The `convert` transform: the (from, to, format) conversion matrix.
 
 use super::math::go_f64_to_i64;
-use super::{fail, gojson, opt_str, quantity};
+use super::{again, fail, gojson, opt_str, quantity};
 use crate::error::Result;
 use crate::go::strconv;
 use crate::value::{Map, Value};
 
-/// `ResolveConvert`.
-pub(super) fn resolve(cfg: &Map, input: Value) -> Result<Value> {
+/// The target type (`int` read as `int64`) and format, or the error
+/// validating them.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Config(Result<(&'static str, &'static str)>);
+
+impl Config {
+    /// `ResolveConvert`'s checks of the config, which come before the input's.
+    pub(super) fn decode(cfg: &Map) -> Config {
+        Config(decode(cfg))
+    }
+}
+
+fn decode(cfg: &Map) -> Result<(&'static str, &'static str)> {
     let to = opt_str(cfg, "toType", "ConvertTransform")?.unwrap_or("");
     let format = opt_str(cfg, "format", "ConvertTransform")?.unwrap_or("none");
     check(to, Some(format))?;
+    let to = match to {
+        "string" => "string",
+        "int" | "int64" => "int64",
+        "bool" => "bool",
+        "float64" => "float64",
+        "object" => "object",
+        _ => "array",
+    };
+    let format = match format {
+        "quantity" => "quantity",
+        "json" => "json",
+        _ => "none",
+    };
+    Ok((to, format))
+}
+
+/// `ResolveConvert`.
+pub(super) fn resolve(cfg: &Config, input: Value) -> Result<Value> {
+    let &(to, format) = cfg.0.as_ref().map_err(again)?;
     let from = match &input {
         Value::String(_) => "string",
         Value::Int(_) => "int64",
@@ -18,7 +48,6 @@ pub(super) fn resolve(cfg: &Map, input: Value) -> Result<Value> {
         Value::Float(_) => "float64",
         other => return Err(fail(format!("invalid input type {}", other.go_type()))),
     };
-    let to = if to == "int" { "int64" } else { to };
     // Same type: returned as is, whatever the format says.
     if from == to {
         return Ok(input);

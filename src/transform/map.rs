@@ -5,19 +5,29 @@ use crate::error::Result;
 use crate::semantics::Semantics;
 use crate::value::{Map, Value};
 
+/// The table as written.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Config(Map);
+
+impl Config {
+    pub(super) fn decode(pairs: &Map) -> Config {
+        Config(pairs.clone())
+    }
+}
+
 /// `ResolveMap`: the input must be a string key of the table; the result is
 /// the table's value as `encoding/json` decodes it (numbers become floats).
 ///
 /// FN holds each value as raw JSON that a `null` leaves empty, and decoding
 /// nothing fails; natively the value is `null`.
-pub(super) fn resolve(pairs: &Map, input: Value, sem: Semantics) -> Result<Value> {
+pub(super) fn resolve(cfg: &Config, input: Value, sem: Semantics) -> Result<Value> {
     let Value::String(key) = &input else {
         return Err(fail(format!(
             "type {} is not supported for map transform",
             input.go_type()
         )));
     };
-    match pairs.get(key.as_str()) {
+    match cfg.0.get(key.as_str()) {
         Some(Value::Null) if sem == Semantics::Function => Err(fail(format!(
             "value for key {key} is not valid JSON: unexpected end of JSON input"
         ))),

@@ -1,12 +1,54 @@
 //! The `match` transform: the result of the first matching literal or regexp pattern.
 
-use super::{fail, go_any, invalid, opt_str, regex};
-use crate::error::Result;
+use super::pattern::Pattern;
+use super::{again, fail, go_any, invalid, opt_str};
+use crate::error::{Error, Result};
 use crate::semantics::Semantics;
 use crate::value::{Map, Value};
 
-/// `ResolveMatch`: patterns in order; an evaluation error aborts at once.
-pub(super) fn resolve(cfg: &Map, input: Value, sem: Semantics) -> Result<Value> {
+/// The patterns in order and the fallback, each decoded where `ResolveMatch`
+/// reads it: an error is kept to be raised when the render reaches it.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Config {
+    patterns: Result<Vec<Case>>,
+    fallback: Result<Fallback>,
+}
+
+/// One pattern and the result it gives (as `encoding/json` decodes it).
+#[derive(Clone, Debug, PartialEq)]
+struct Case {
+    test: Test,
+    result: Option<Value>,
+}
+
+/// What a pattern tests, or why it cannot.
+#[derive(Clone, Debug, PartialEq)]
+enum Test {
+    /// The entry is no object: `ResolveMatch` returns the decoding error as is.
+    Undecodable(Error),
+    /// `Matches` fails before looking at the input.
+    Invalid(Error),
+    Literal(String),
+    Regexp(Pattern),
+}
+
+/// What an input no pattern matches becomes.
+#[derive(Clone, Debug, PartialEq)]
+enum Fallback {
+    Input,
+    Value(Option<Value>),
+}
+
+impl Config {
+    pub(super) fn decode(cfg: &Map, sem: Semantics) -> Config {
+        Config {
+            patterns: patterns(cfg, sem),
+            fallback: fallback(cfg),
+        }
+    }
+}
+
+fn patterns(cfg: &Map, sem: Semantics) -> Result<Vec<Case>> {
     let patterns = match cfg.get("patterns") {
         None | Some(Value::Null) => &[][..],
         Some(Value::Array(a)) => a.as_slice(),
@@ -17,39 +59,33 @@ pub(super) fn resolve(cfg: &Map, input: Value, sem: Semantics) -> Result<Value> 
             )));
         }
     };
-    let empty = Map::new();
-    for (i, entry) in patterns.iter().enumerate() {
-        // A null entry decodes as the zero pattern.
-        let p = if entry.is_null() {
-            Some(&empty)
-        } else {
-            entry.as_object()
-        };
-        let Some(p) = p else {
-            return Err(invalid(format!(
-                "json: cannot unmarshal {} into Go value of type v1.MatchTransformPattern",
-                super::json_kind(entry)
-            )));
-        };
-        let matched = matches(p, &input, sem)
-            .map_err(|e| e.wrap(format!("cannot match pattern at index {i}")))?;
-        if matched {
-            return Ok(go_any(p.get("result")).unwrap_or(Value::Null));
-        }
-    }
-    if opt_str(cfg, "fallbackTo", "MatchTransform")? == Some("Input") {
-        if go_any(cfg.get("fallbackValue")).is_some() {
-            return Err(fail(
-                "cannot set both a fallback value and the fallback to input flag",
-            ));
-        }
-        return Ok(input);
-    }
-    Ok(go_any(cfg.get("fallbackValue")).unwrap_or(Value::Null))
+    Ok(patterns.iter().map(|entry| case(entry, sem)).collect())
 }
 
-/// `Matches`: whether one pattern matches the input.
-fn matches(p: &Map, input: &Value, sem: Semantics) -> Result<bool> {
+fn case(entry: &Value, sem: Semantics) -> Case {
+    // A null entry decodes as the zero pattern.
+    let p = match entry {
+        Value::Null => None,
+        Value::Object(p) => Some(p),
+        other => {
+            return Case {
+                test: Test::Undecodable(invalid(format!(
+                    "json: cannot unmarshal {} into Go value of type v1.MatchTransformPattern",
+                    super::json_kind(other)
+                ))),
+                result: None,
+            };
+        }
+    };
+    static EMPTY: Map = Map::new();
+    Case {
+        test: test(p.unwrap_or(&EMPTY), sem).unwrap_or_else(Test::Invalid),
+        result: p.and_then(|p| go_any(p.get("result"))),
+    }
+}
+
+/// `Matches`' reading of a pattern, up to where it needs the input.
+fn test(p: &Map, sem: Semantics) -> Result<Test> {
     let kind = match opt_str(p, "type", "MatchTransformPattern")? {
         // The CRD defaults an absent type to literal; function inputs are
         // never defaulted.
@@ -58,23 +94,63 @@ fn matches(p: &Map, input: &Value, sem: Semantics) -> Result<bool> {
         Some(k) => k,
     };
     match kind {
-        "literal" => {
-            let Some(literal) = opt_str(p, "literal", "MatchTransformPattern")? else {
-                return Err(fail("literal is required by type literal"));
-            };
-            match input {
-                Value::String(s) => Ok(s == literal),
-                other => Err(fail(format!(
-                    "unsupported input type '{}'",
-                    other.go_type()
-                ))),
-            }
+        "literal" => match opt_str(p, "literal", "MatchTransformPattern")? {
+            Some(literal) => Ok(Test::Literal(literal.to_owned())),
+            None => Err(fail("literal is required by type literal")),
+        },
+        "regexp" => match opt_str(p, "regexp", "MatchTransformPattern")? {
+            Some(pattern) => Ok(Test::Regexp(Pattern::new(pattern, sem))),
+            None => Err(fail("regexp is required by type regexp")),
+        },
+        other => Err(fail(format!("unsupported pattern type '{other}'"))),
+    }
+}
+
+fn fallback(cfg: &Map) -> Result<Fallback> {
+    if opt_str(cfg, "fallbackTo", "MatchTransform")? == Some("Input") {
+        if go_any(cfg.get("fallbackValue")).is_some() {
+            return Err(fail(
+                "cannot set both a fallback value and the fallback to input flag",
+            ));
         }
-        "regexp" => {
-            let Some(pattern) = opt_str(p, "regexp", "MatchTransformPattern")? else {
-                return Err(fail("regexp is required by type regexp"));
-            };
-            let re = regex::compile(pattern, sem)
+        return Ok(Fallback::Input);
+    }
+    Ok(Fallback::Value(go_any(cfg.get("fallbackValue"))))
+}
+
+/// `ResolveMatch`: patterns in order; an evaluation error aborts at once.
+pub(super) fn resolve(cfg: &Config, input: Value) -> Result<Value> {
+    let patterns = cfg.patterns.as_ref().map_err(again)?;
+    for (i, case) in patterns.iter().enumerate() {
+        if let Test::Undecodable(e) = &case.test {
+            return Err(again(e));
+        }
+        let matched = matches(&case.test, &input)
+            .map_err(|e| e.wrap(format!("cannot match pattern at index {i}")))?;
+        if matched {
+            return Ok(case.result.clone().unwrap_or(Value::Null));
+        }
+    }
+    match cfg.fallback.as_ref().map_err(again)? {
+        Fallback::Input => Ok(input),
+        Fallback::Value(v) => Ok(v.clone().unwrap_or(Value::Null)),
+    }
+}
+
+/// `Matches`: whether one pattern matches the input.
+fn matches(test: &Test, input: &Value) -> Result<bool> {
+    match test {
+        Test::Undecodable(e) | Test::Invalid(e) => Err(again(e)),
+        Test::Literal(literal) => match input {
+            Value::String(s) => Ok(s == literal),
+            other => Err(fail(format!(
+                "unsupported input type '{}'",
+                other.go_type()
+            ))),
+        },
+        Test::Regexp(pattern) => {
+            let re = pattern
+                .matcher()
                 .map_err(|e| fail(e.to_string()).wrap("cannot compile regexp"))?;
             match input {
                 Value::Null => Err(fail("unsupported input type 'null'")),
@@ -85,6 +161,5 @@ fn matches(p: &Map, input: &Value, sem: Semantics) -> Result<bool> {
                 ))),
             }
         }
-        other => Err(fail(format!("unsupported pattern type '{other}'"))),
     }
 }

@@ -1,12 +1,22 @@
 //! The `math` transform: Multiply, ClampMin and ClampMax on int64 or float64 input.
 
-use super::{fail, opt_int, opt_str};
+use super::{again, fail, opt_int, opt_str};
 use crate::error::Result;
 use crate::semantics::Semantics;
 use crate::value::{Map, Value};
 
-/// `ResolveMath`: the config is validated first, then the input type.
-pub(super) fn resolve(cfg: &Map, input: Value, sem: Semantics) -> Result<Value> {
+/// The operation and its operand, or the error validating them.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Config(Result<(Op, i64)>);
+
+impl Config {
+    /// `ResolveMath`'s checks of the config, which come before the input's.
+    pub(super) fn decode(cfg: &Map, sem: Semantics) -> Config {
+        Config(decode(cfg, sem))
+    }
+}
+
+fn decode(cfg: &Map, sem: Semantics) -> Result<(Op, i64)> {
     let kind = match opt_str(cfg, "type", "MathTransform")? {
         // Native code defaults the type (the v1.10 form `math: {multiply: N}`).
         None | Some("") if sem == Semantics::Native => "Multiply",
@@ -20,7 +30,7 @@ pub(super) fn resolve(cfg: &Map, input: Value, sem: Semantics) -> Result<Value> 
             ))
         })
     };
-    let (op, m) = match kind {
+    Ok(match kind {
         "Multiply" => (Op::Multiply, operand("multiply", "multiply")?),
         "ClampMin" => (Op::ClampMin, operand("clampMin", "clamp min")?),
         "ClampMax" => (Op::ClampMax, operand("clampMax", "clamp max")?),
@@ -35,7 +45,12 @@ pub(super) fn resolve(cfg: &Map, input: Value, sem: Semantics) -> Result<Value> 
                 crate::go::quote(other)
             )));
         }
-    };
+    })
+}
+
+/// `ResolveMath`: the config is validated first, then the input type.
+pub(super) fn resolve(cfg: &Config, input: Value) -> Result<Value> {
+    let &(op, m) = cfg.0.as_ref().map_err(again)?;
     if !matches!(input, Value::Int(_) | Value::Float(_)) {
         return Err(fail(format!(
             "input is required to be a number for math transformer, got {}",
@@ -53,7 +68,7 @@ pub(super) fn resolve(cfg: &Map, input: Value, sem: Semantics) -> Result<Value> 
     })
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum Op {
     Multiply,
     ClampMin,

@@ -6,12 +6,15 @@ pub(crate) mod gojson;
 mod map;
 mod matches;
 mod math;
+mod pattern;
 pub(crate) mod quantity;
 pub(crate) mod regex;
 pub(crate) mod string;
 mod validate;
 
 pub(crate) use validate::{validate, validate_native};
+
+use std::borrow::Cow;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::semantics::Semantics;
@@ -30,25 +33,76 @@ pub(crate) struct Step {
 /// beyond it the render fails instead of exhausting memory.
 pub(crate) const MAX_OUTPUT_BYTES: usize = 64 << 20;
 
-/// Runs `transforms` (the patch's `transforms` list, as written) in order on `input`.
+/// One transform decoded from its config, once per plan, and run on every
+/// render of it. Whatever `Resolve` would reject is kept as an error, raised
+/// when (and only when) a render runs the transform, as it always was.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Transform {
+    /// The `type` as written (`""` when it is not a string), for the error
+    /// envelope and the trace; a known type is not copied.
+    kind: Cow<'static, str>,
+    /// The decoded config, or the error `Resolve` returns before a
+    /// sub-transform runs.
+    op: Result<Op>,
+}
+
+/// The transform types there are.
+const KINDS: [&str; 5] = ["map", "match", "math", "string", "convert"];
+
+#[derive(Clone, Debug, PartialEq)]
+enum Op {
+    Map(map::Config),
+    Match(matches::Config),
+    Math(math::Config),
+    String(string::Config),
+    Convert(convert::Config),
+}
+
+impl Transform {
+    /// Decodes one entry of a patch's `transforms` list for `sem`.
+    pub(crate) fn decode(t: &Value, sem: Semantics) -> Transform {
+        let kind = t.get("type").and_then(Value::as_str).unwrap_or("");
+        Transform {
+            kind: KINDS
+                .into_iter()
+                .find(|k| *k == kind)
+                .map_or_else(|| Cow::Owned(kind.to_owned()), Cow::Borrowed),
+            op: decode(t, sem),
+        }
+    }
+
+    /// The `type` as written.
+    pub(crate) fn kind(&self) -> &str {
+        &self.kind
+    }
+}
+
+/// Decodes a patch's `transforms` list (as written) for `sem`.
+pub(crate) fn decode_all(transforms: &[Value], sem: Semantics) -> Vec<Transform> {
+    transforms
+        .iter()
+        .map(|t| Transform::decode(t, sem))
+        .collect()
+}
+
+/// Runs `transforms` in order on `input`.
 ///
 /// Errors read `transform at index N returned error: ...` as Crossplane's do.
 pub(crate) fn run(
-    transforms: &[Value],
+    transforms: &[Transform],
     input: Value,
     sem: Semantics,
     mut steps: Option<&mut Vec<Step>>,
 ) -> Result<Value> {
     let mut value = input;
     for (i, t) in transforms.iter().enumerate() {
-        let kind = t.get("type").and_then(Value::as_str).unwrap_or("");
         value = resolve(t, value, sem).map_err(|e| {
             e.wrap(format!("transform at index {i} returned error"))
-                .with_transform(i, kind)
+                .with_transform(i, t.kind())
         })?;
         if let Some(steps) = steps.as_deref_mut() {
             steps.push(Step {
-                kind: kind.to_owned(),
+                kind: t.kind().to_owned(),
                 output: value.clone(),
             });
         }
@@ -56,25 +110,22 @@ pub(crate) fn run(
     Ok(value)
 }
 
-/// One transform (`Resolve` upstream): dispatch on `type`, then wrap the
-/// failure as `<type> transform could not resolve`.
-fn resolve(t: &Value, input: Value, sem: Semantics) -> Result<Value> {
+/// `Resolve`'s reading of a transform: the `type` and its config block.
+fn decode(t: &Value, sem: Semantics) -> Result<Op> {
     // Go decodes a null list entry as the zero Transform (no type).
-    let empty = Map::new();
-    let obj = if t.is_null() {
-        Some(&empty)
-    } else {
-        t.as_object()
-    };
-    let Some(obj) = obj else {
-        return Err(invalid(format!(
-            "json: cannot unmarshal {} into Go value of type v1.Transform",
-            json_kind(t)
-        )));
+    static EMPTY: Map = Map::new();
+    let obj = match t {
+        Value::Null => &EMPTY,
+        Value::Object(m) => m,
+        other => {
+            return Err(invalid(format!(
+                "json: cannot unmarshal {} into Go value of type v1.Transform",
+                json_kind(other)
+            )));
+        }
     };
     let kind = opt_str(obj, "type", "Transform")?.unwrap_or("");
-    let known = matches!(kind, "map" | "match" | "math" | "string" | "convert");
-    if !known {
+    if !KINDS.contains(&kind) {
         return Err(Error::new(
             ErrorKind::Render,
             format!("transform type {kind} is not supported"),
@@ -95,14 +146,34 @@ fn resolve(t: &Value, input: Value, sem: Semantics) -> Result<Value> {
             )));
         }
     };
-    let out = match kind {
-        "map" => map::resolve(cfg, input, sem),
-        "match" => matches::resolve(cfg, input, sem),
-        "math" => math::resolve(cfg, input, sem),
-        "string" => string::resolve(cfg, input, sem),
-        _ => convert::resolve(cfg, input),
+    Ok(match kind {
+        "map" => Op::Map(map::Config::decode(cfg)),
+        "match" => Op::Match(matches::Config::decode(cfg, sem)),
+        "math" => Op::Math(math::Config::decode(cfg, sem)),
+        "string" => Op::String(string::Config::decode(cfg, sem)),
+        _ => Op::Convert(convert::Config::decode(cfg)),
+    })
+}
+
+/// One transform (`Resolve` upstream): the decoding error, if any, or the
+/// sub-transform's result, whose failure reads `<type> transform could not resolve`.
+fn resolve(t: &Transform, input: Value, sem: Semantics) -> Result<Value> {
+    let op = t.op.as_ref().map_err(again)?;
+    let out = match op {
+        Op::Map(c) => map::resolve(c, input, sem),
+        Op::Match(c) => matches::resolve(c, input),
+        Op::Math(c) => math::resolve(c, input),
+        Op::String(c) => string::resolve(c, input, sem),
+        Op::Convert(c) => convert::resolve(c, input),
     };
-    out.map_err(|e| e.wrap(format!("{kind} transform could not resolve")))
+    out.map_err(|e| e.wrap(format!("{} transform could not resolve", t.kind())))
+}
+
+/// A decoding error kept with the plan, raised by a render that reaches it.
+#[cold]
+#[inline(never)]
+pub(super) fn again(e: &Error) -> Error {
+    e.clone()
 }
 
 /// A render failure with Crossplane's message.

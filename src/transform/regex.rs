@@ -14,7 +14,7 @@
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::semantics::Semantics;
 
@@ -30,7 +30,7 @@ const MAX_DEPTH: usize = 200;
 /// Compositions again and again; compiling each pattern once keeps the cost of a
 /// match transform near that of the match itself. The memo is invisible in the
 /// output (compiling is a pure function of the pattern) and its size is bounded.
-type Compiled = Result<Rc<regex_lite::Regex>, SyntaxError>;
+pub(crate) type Compiled = Result<Arc<regex_lite::Regex>, SyntaxError>;
 
 thread_local! {
     static CACHE: RefCell<BTreeMap<(String, bool), Compiled>> = const { RefCell::new(BTreeMap::new()) };
@@ -50,7 +50,7 @@ pub(crate) fn compile(pattern: &str, sem: Semantics) -> Compiled {
     if let Some(hit) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
         return hit;
     }
-    let compiled = compile_uncached(pattern, sem).map(Rc::new);
+    let compiled = compile_uncached(pattern, sem).map(Arc::new);
     if pattern.len() > MAX_KEPT_PATTERN {
         return compiled;
     }

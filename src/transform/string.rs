@@ -1,13 +1,59 @@
 //! The `string` transform: Format, Convert, TrimPrefix/TrimSuffix, Regexp, Join and Replace.
 
-use super::{MAX_OUTPUT_BYTES, case, fail, invalid, opt_int, opt_str, regex, sprint_v};
+use super::pattern::Pattern;
+use super::{MAX_OUTPUT_BYTES, again, case, fail, invalid, opt_int, opt_str, sprint_v};
 use crate::error::{Error, ErrorKind, Result};
 use crate::semantics::Semantics;
 use crate::value::{Map, Value};
 use sha1::Digest as _;
 
-/// `ResolveString`: every sub-type returns a string.
-pub(super) fn resolve(cfg: &Map, input: Value, sem: Semantics) -> Result<Value> {
+/// A string transform's sub-type with its settings, or the error reading
+/// them (raised when the transform runs, before it reads the input).
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Config(Result<Op>);
+
+#[derive(Clone, Debug, PartialEq)]
+enum Op {
+    Format(String),
+    Convert(Convert),
+    /// TrimPrefix, or TrimSuffix when `suffix`.
+    Trim {
+        trim: String,
+        suffix: bool,
+    },
+    Regexp {
+        pattern: Pattern,
+        group: i64,
+    },
+    Join(String),
+    Replace {
+        search: String,
+        with: String,
+    },
+}
+
+/// `stringConvertTransform`'s conversions.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Convert {
+    ToUpper,
+    ToLower,
+    ToBase64,
+    FromBase64,
+    ToJson,
+    ToSha1,
+    ToSha256,
+    ToSha512,
+    ToAdler32,
+}
+
+impl Config {
+    pub(super) fn decode(cfg: &Map, sem: Semantics) -> Config {
+        Config(decode(cfg, sem))
+    }
+}
+
+/// `ResolveString`'s reading of the config, up to where it needs the input.
+fn decode(cfg: &Map, sem: Semantics) -> Result<Op> {
     let kind = match opt_str(cfg, "type", "StringTransform")? {
         // The CRD defaults an absent type to Format (the v1.10 form);
         // function inputs are never defaulted.
@@ -16,44 +62,66 @@ pub(super) fn resolve(cfg: &Map, input: Value, sem: Semantics) -> Result<Value> 
         Some(k) => k,
     };
     let unset = |what: &str| fail(format!("string transform of type {kind} {what} is not set"));
-    let out = match kind {
-        "Format" => {
-            let f = opt_str(cfg, "fmt", "StringTransform")?.ok_or_else(|| unset("fmt"))?;
-            crate::fmt::sprintf(f, std::slice::from_ref(&input))?
-        }
-        "Convert" => {
-            let c = opt_str(cfg, "convert", "StringTransform")?.ok_or_else(|| unset("convert"))?;
-            convert(c, &input)?
-        }
-        "TrimPrefix" | "TrimSuffix" => {
-            let trim = opt_str(cfg, "trim", "StringTransform")?.ok_or_else(|| unset("trim"))?;
-            let s = sprint_v(&input);
-            let trimmed = if kind == "TrimPrefix" {
-                s.strip_prefix(trim)
-            } else {
-                s.strip_suffix(trim)
-            };
-            trimmed.map_or_else(|| s.clone(), str::to_owned)
-        }
+    let text = |field: &str| -> Result<String> {
+        let s = opt_str(cfg, field, "StringTransform")?.ok_or_else(|| unset(field))?;
+        Ok(s.to_owned())
+    };
+    Ok(match kind {
+        "Format" => Op::Format(text("fmt")?),
+        "Convert" => Op::Convert(convert_kind(&text("convert")?)?),
+        "TrimPrefix" | "TrimSuffix" => Op::Trim {
+            trim: text("trim")?,
+            suffix: kind == "TrimSuffix",
+        },
         "Regexp" => {
             let r = sub_object(cfg, "regexp")?.ok_or_else(|| unset("regexp"))?;
-            regexp(r, &input, sem)?
+            let pattern = opt_str(r, "match", "StringTransformRegexp")?.unwrap_or("");
+            let group = opt_int(r, "group", "StringTransformRegexp")?.unwrap_or(0);
+            Op::Regexp {
+                pattern: Pattern::new(pattern, sem),
+                group,
+            }
         }
         "Join" => {
             let j = sub_object(cfg, "join")?.ok_or_else(|| unset("join"))?;
-            join(j, &input, sem)?
+            let sep = opt_str(j, "separator", "StringTransformJoin")?.unwrap_or("");
+            Op::Join(sep.to_owned())
         }
         "Replace" if sem == Semantics::Function => {
             let r = sub_object(cfg, "replace")?.ok_or_else(|| unset("replace"))?;
             let search = opt_str(r, "search", "StringTransformReplace")?.unwrap_or("");
             let with = opt_str(r, "replace", "StringTransformReplace")?.unwrap_or("");
-            replace_all(&sprint_v(&input), search, with)?
+            Op::Replace {
+                search: search.to_owned(),
+                with: with.to_owned(),
+            }
         }
         other => {
             return Err(fail(format!(
                 "type {other} is not supported for string transform type"
             )));
         }
+    })
+}
+
+/// `ResolveString`: every sub-type returns a string.
+pub(super) fn resolve(cfg: &Config, input: Value, sem: Semantics) -> Result<Value> {
+    let op = cfg.0.as_ref().map_err(again)?;
+    let out = match op {
+        Op::Format(f) => crate::fmt::sprintf(f, std::slice::from_ref(&input))?,
+        Op::Convert(c) => convert(*c, &input)?,
+        Op::Trim { trim, suffix } => {
+            let s = sprint_v(&input);
+            let trimmed = if *suffix {
+                s.strip_suffix(trim.as_str())
+            } else {
+                s.strip_prefix(trim.as_str())
+            };
+            trimmed.map_or_else(|| s.clone(), str::to_owned)
+        }
+        Op::Regexp { pattern, group } => regexp(pattern, *group, &input)?,
+        Op::Join(sep) => join(sep, &input, sem)?,
+        Op::Replace { search, with } => replace_all(&sprint_v(&input), search, with)?,
     };
     Ok(Value::String(out))
 }
@@ -69,17 +137,37 @@ fn sub_object<'a>(cfg: &'a Map, field: &str) -> Result<Option<&'a Map>> {
     }
 }
 
+/// The conversion a `convert` names.
+fn convert_kind(kind: &str) -> Result<Convert> {
+    Ok(match kind {
+        "ToUpper" => Convert::ToUpper,
+        "ToLower" => Convert::ToLower,
+        "ToBase64" => Convert::ToBase64,
+        "FromBase64" => Convert::FromBase64,
+        "ToJson" => Convert::ToJson,
+        "ToSha1" => Convert::ToSha1,
+        "ToSha256" => Convert::ToSha256,
+        "ToSha512" => Convert::ToSha512,
+        "ToAdler32" => Convert::ToAdler32,
+        other => {
+            return Err(fail(format!(
+                "type {other} is not supported for string convert"
+            )));
+        }
+    })
+}
+
 /// `stringConvertTransform`.
-fn convert(kind: &str, input: &Value) -> Result<String> {
+fn convert(kind: Convert, input: &Value) -> Result<String> {
     let s = || sprint_v(input);
     Ok(match kind {
-        "ToUpper" => case::to_upper(&s()),
-        "ToLower" => case::to_lower(&s()),
-        "ToBase64" => {
+        Convert::ToUpper => case::to_upper(&s()),
+        Convert::ToLower => case::to_lower(&s()),
+        Convert::ToBase64 => {
             use base64::Engine as _;
             base64::engine::general_purpose::STANDARD.encode(s())
         }
-        "FromBase64" => match go_base64_decode(s().as_bytes()) {
+        Convert::FromBase64 => match go_base64_decode(s().as_bytes()) {
             Ok(bytes) => go_string(bytes),
             Err(at) => {
                 return Err(fail(format!(
@@ -87,34 +175,29 @@ fn convert(kind: &str, input: &Value) -> Result<String> {
                 )));
             }
         },
-        "ToJson" => {
+        Convert::ToJson => {
             input
                 .check_finite()
                 .map_err(|e| e.wrap("cannot marshal to JSON"))?;
             input.to_json()
         }
-        "ToSha1" => hex(&sha1::Sha1::digest(hash_input(
+        Convert::ToSha1 => hex(&sha1::Sha1::digest(hash_input(
             input,
             "cannot generate hash",
         )?)),
-        "ToSha256" => hex(&sha2::Sha256::digest(hash_input(
+        Convert::ToSha256 => hex(&sha2::Sha256::digest(hash_input(
             input,
             "cannot generate hash",
         )?)),
-        "ToSha512" => hex(&sha2::Sha512::digest(hash_input(
+        Convert::ToSha512 => hex(&sha2::Sha512::digest(hash_input(
             input,
             "cannot generate hash",
         )?)),
-        "ToAdler32" => {
+        Convert::ToAdler32 => {
             let bytes = hash_input(input, "unable to generate Adler checksum")?;
             let mut a = adler2::Adler32::new();
             a.write_slice(&bytes);
             a.checksum().to_string()
-        }
-        other => {
-            return Err(fail(format!(
-                "type {other} is not supported for string convert"
-            )));
         }
     })
 }
@@ -142,16 +225,15 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 /// `stringRegexpTransform`: group `group` of the first match.
-fn regexp(cfg: &Map, input: &Value, sem: Semantics) -> Result<String> {
-    let pattern = opt_str(cfg, "match", "StringTransformRegexp")?.unwrap_or("");
-    let group = opt_int(cfg, "group", "StringTransformRegexp")?.unwrap_or(0);
-    let re = regex::compile(pattern, sem)
+fn regexp(pattern: &Pattern, group: i64, input: &Value) -> Result<String> {
+    let re = pattern
+        .matcher()
         .map_err(|e| fail(e.to_string()).wrap("could not compile regexp"))?;
     let s = sprint_v(input);
     let no_match = || {
         fail(format!(
             "regexp {} had no matches for group {group}",
-            crate::go::quote(pattern)
+            crate::go::quote(pattern.as_str())
         ))
     };
     let caps = re.captures(&s).ok_or_else(no_match)?;
@@ -166,8 +248,7 @@ fn regexp(cfg: &Map, input: &Value, sem: Semantics) -> Result<String> {
 
 /// `stringJoinTransform`: native v1.15 joins properly; function-patch-and-transform
 /// appends the separator to every element and then drops only the last byte.
-fn join(cfg: &Map, input: &Value, sem: Semantics) -> Result<String> {
-    let sep = opt_str(cfg, "separator", "StringTransformJoin")?.unwrap_or("");
+fn join(sep: &str, input: &Value, sem: Semantics) -> Result<String> {
     let Value::Array(items) = input else {
         return Err(fail("could not parse input array"));
     };
