@@ -128,7 +128,10 @@ pub(crate) fn render(cd: &mut Value, xr: &Value, name: Option<&str>) -> Result<(
             ),
         ));
     }
-    set_meta_str(cd, "generateName", &format!("{prefix}-"));
+    let mut generate_name = String::with_capacity(prefix.len() + 1);
+    generate_name.push_str(prefix);
+    generate_name.push('-');
+    set_meta_str(cd, "generateName", &generate_name);
     if let Some(n) = name {
         add_entries(cd, "annotations", &[(ANNOTATION_RESOURCE_NAME, n)]);
     }
@@ -149,24 +152,45 @@ pub(crate) fn render(cd: &mut Value, xr: &Value, name: Option<&str>) -> Result<(
 
 /// `meta.AddControllerReference` with a reference to the XR.
 fn add_controller_reference(cd: &mut Value, xr: &Value) -> Result<()> {
-    let uid = meta_str(xr, "uid").to_owned();
-    let mut r = Map::new();
-    r.insert(
-        "apiVersion".into(),
-        xr.get("apiVersion")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .into(),
-    );
-    r.insert(
-        "kind".into(),
-        xr.get("kind").and_then(Value::as_str).unwrap_or("").into(),
-    );
-    r.insert("name".into(), meta_str(xr, "name").into());
-    r.insert("uid".into(), uid.as_str().into());
-    r.insert("controller".into(), Value::Bool(true));
-    r.insert("blockOwnerDeletion".into(), Value::Bool(true));
-    let cd_name = meta_str(cd, "name").to_owned();
+    let uid = meta_str(xr, "uid");
+    let field = |v: &'_ Value, k: &str| -> String {
+        v.get(k).and_then(Value::as_str).unwrap_or("").to_owned()
+    };
+    let uid_of = |v: &Value| v.get("uid").and_then(Value::as_str).unwrap_or("") == uid;
+    // Another controller is refused before anything is written.
+    if let Some(Value::Array(list)) = cd.get("metadata").and_then(|m| m.get("ownerReferences"))
+        && let Some(c) = list
+            .iter()
+            .find(|o| o.get("controller") == Some(&Value::Bool(true)))
+        && !uid_of(c)
+    {
+        return Err(Error::new(
+            ErrorKind::Render,
+            format!(
+                "{} is already controlled by {} {} (UID {})",
+                meta_str(cd, "name"),
+                field(c, "kind"),
+                field(c, "name"),
+                field(c, "uid")
+            ),
+        ));
+    }
+    let text = |s: &str| Value::String(s.to_owned());
+    // Members in key order.
+    let new = Value::Object(Map::from_sorted(vec![
+        (
+            "apiVersion".to_owned(),
+            text(xr.get("apiVersion").and_then(Value::as_str).unwrap_or("")),
+        ),
+        ("blockOwnerDeletion".to_owned(), Value::Bool(true)),
+        ("controller".to_owned(), Value::Bool(true)),
+        (
+            "kind".to_owned(),
+            text(xr.get("kind").and_then(Value::as_str).unwrap_or("")),
+        ),
+        ("name".to_owned(), text(meta_str(xr, "name"))),
+        ("uid".to_owned(), text(uid)),
+    ]));
     let Some(m) = metadata_mut(cd) else {
         return Ok(());
     };
@@ -177,24 +201,7 @@ fn add_controller_reference(cd: &mut Value, xr: &Value) -> Result<()> {
     let Value::Array(list) = refs else {
         return Ok(());
     };
-    let field = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
-    if let Some(c) = list
-        .iter()
-        .find(|o| o.get("controller") == Some(&Value::Bool(true)))
-        && field(c, "uid") != uid
-    {
-        return Err(Error::new(
-            ErrorKind::Render,
-            format!(
-                "{cd_name} is already controlled by {} {} (UID {})",
-                field(c, "kind"),
-                field(c, "name"),
-                field(c, "uid")
-            ),
-        ));
-    }
-    let new = Value::Object(r);
-    match list.iter_mut().find(|o| field(o, "uid") == uid) {
+    match list.iter_mut().find(|o| uid_of(o)) {
         Some(existing) => *existing = new,
         None => list.push(new),
     }

@@ -276,29 +276,33 @@ fn base(t: &Template, observed: Option<&Value>) -> Result<Value> {
         .with_resource(name));
     };
     if let Some(o) = observed {
-        let gvk = |v: &Value| {
-            let api = v.get("apiVersion").and_then(Value::as_str).unwrap_or("");
-            let kind = v.get("kind").and_then(Value::as_str).unwrap_or("");
-            let (group, version) = api.rsplit_once('/').unwrap_or(("", api));
-            (
-                format!("{group}/{version}, Kind={kind}"),
-                api.is_empty() && kind.is_empty(),
-            )
-        };
-        let (was, was_empty) = gvk(o);
-        let (now, _) = gvk(base);
-        if !was_empty && was != now {
+        let text =
+            |(group, version, kind): (&str, &str, &str)| format!("{group}/{version}, Kind={kind}");
+        let ((was, was_empty), (now, _)) = (gvk(o), gvk(base));
+        // Equal parts write equal texts; only differing ones are written to compare.
+        if !was_empty && was != now && text(was) != text(now) {
             return Err(Error::new(
                 crate::error::ErrorKind::Render,
                 format!(
-                    "cannot parse base template of composed resource {}: cannot change the kind of a composed resource from {was} to {now} (possible composed resource template mismatch)",
-                    quote(name)
+                    "cannot parse base template of composed resource {}: cannot change the kind of a composed resource from {} to {} (possible composed resource template mismatch)",
+                    quote(name),
+                    text(was),
+                    text(now)
                 ),
             )
             .with_resource(name));
         }
     }
     Ok(Value::clone(base))
+}
+
+/// An object's group, version and kind, and whether it names neither an
+/// apiVersion nor a kind.
+fn gvk(v: &Value) -> ((&str, &str, &str), bool) {
+    let api = v.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+    let kind = v.get("kind").and_then(Value::as_str).unwrap_or("");
+    let (group, version) = api.rsplit_once('/').unwrap_or(("", api));
+    ((group, version, kind), api.is_empty() && kind.is_empty())
 }
 
 /// Runs one group of a template's patches in order: those reading the XR

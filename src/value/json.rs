@@ -153,6 +153,12 @@ pub(super) fn float_as_int(f: f64) -> Option<i64> {
     if !f.is_finite() || f.fract() != 0.0 || f.abs() >= 1e21 {
         return None;
     }
+    // Below 2^53 every integer is a float, so the shortest digits that
+    // identify a whole float are its own integer digits.
+    if f.abs() < 9_007_199_254_740_992.0 {
+        #[allow(clippy::cast_possible_truncation)] // whole and in range
+        return Some(f as i64);
+    }
     // The decoder sees Go's shortest digits, not the exact value: 2^60 is
     // written `1152921504606847000`, which is the integer that comes back,
     // and -2^63 is written `-9223372036854776000`, which no int64 holds.
@@ -349,6 +355,16 @@ mod tests {
         assert_eq!(float_as_int(9.223_372_036_854_776e18), None);
         assert_eq!(float_as_int(-9.223_372_036_854_776e18), None);
         assert_eq!(float_as_int(2.5), None);
+        assert_eq!(float_as_int(20_480.0), Some(20_480));
+        assert_eq!(
+            float_as_int(-9_007_199_254_740_991.0),
+            Some(-9_007_199_254_740_991)
+        );
+        assert_eq!(
+            float_as_int(9_007_199_254_740_992.0),
+            Some(9_007_199_254_740_992)
+        );
+        assert_eq!(float_as_int(1e17), Some(100_000_000_000_000_000));
         assert_eq!(
             float_as_int(1_152_921_504_606_846_976.0),
             Some(1_152_921_504_606_847_000)
