@@ -27,15 +27,15 @@ pub(super) fn run(st: &mut State<'_>, input: &PtInput) -> Result<()> {
             .map_err(|e| e.wrap("cannot inline Composition patch sets"))?;
         templates.push((t, patches));
     }
-
     for (i, p) in input.environment_patches.iter().enumerate() {
         environment_patch(st, i, p)?;
     }
 
     // Render every template: FromComposite patches, then environment patches, then metadata.
-    let mut rendered: Vec<(usize, Value)> = Vec::with_capacity(templates.len());
+    let owner = metadata::Owner::of(&st.xr);
+    let mut rendered = Vec::with_capacity(templates.len());
     for (ti, (t, patches)) in templates.iter().enumerate() {
-        if let Some(desired) = render_template(st, t, ti, patches)? {
+        if let Some(desired) = render_template(st, t, ti, patches, &owner)? {
             rendered.push((ti, desired));
         } else {
             st.native.unrendered.push(t.name.clone());
@@ -226,6 +226,7 @@ fn render_template(
     t: &Template,
     index: usize,
     patches: &[&Patch],
+    owner: &metadata::Owner,
 ) -> Result<Option<Value>> {
     let name = t.name.as_str();
     let request = st.request;
@@ -247,7 +248,7 @@ fn render_template(
     rendered &= patch_group(st, name, patches, false, &mut desired);
     // Metadata is rendered even after a patch failed, so both can warn.
     let tname = t.named.then_some(name);
-    if let Err(e) = metadata::render(&mut desired, &st.xr, tname) {
+    if let Err(e) = metadata::render(&mut desired, owner, tname) {
         st.warn(
             e.wrap(format!(
                 "cannot render metadata for composed resource {}",
