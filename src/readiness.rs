@@ -135,7 +135,7 @@ fn decodable(c: &Value) -> bool {
         .all(|k| matches!(m.get(k), None | Some(Value::Null | Value::String(_))));
     let time_ok = match m.get("lastTransitionTime") {
         None | Some(Value::Null) => true,
-        Some(Value::String(s)) => crate::go::rfc3339::utc(s).is_some(),
+        Some(Value::String(s)) => crate::go::rfc3339::is_valid(s),
         Some(_) => false,
     };
     strings_ok && time_ok

@@ -116,10 +116,58 @@ pub(crate) fn default_connection_secret_ref(xr: &mut Value, composition: &Value)
     Ok(())
 }
 
-/// `RenderComposedResourceMetadata` (v1.14, and function pipelines up to v1.20).
-pub(crate) fn render(cd: &mut Value, xr: &Value, name: Option<&str>) -> Result<()> {
-    let prefix = meta_entry(xr, "labels", LABEL_COMPOSITE);
-    if prefix.is_empty() {
+/// What composed-resource metadata takes from the XR, read once for all of
+/// a render's composed resources (no template's patches write the XR while
+/// the templates render).
+pub(crate) struct Owner {
+    /// The composite label; composed resources' names are generated from it.
+    prefix: String,
+    generate_name: String,
+    claim_name: String,
+    claim_namespace: String,
+    uid: String,
+    /// The controller reference to the XR.
+    reference: Value,
+}
+
+impl Owner {
+    pub(crate) fn of(xr: &Value) -> Owner {
+        let prefix = meta_entry(xr, "labels", LABEL_COMPOSITE);
+        let mut generate_name = String::with_capacity(prefix.len() + 1);
+        generate_name.push_str(prefix);
+        generate_name.push('-');
+        let text = |s: &str| Value::String(s.to_owned());
+        let uid = meta_str(xr, "uid");
+        // Members in key order.
+        let reference = Value::Object(Map::from_sorted(vec![
+            (
+                "apiVersion".to_owned(),
+                text(xr.get("apiVersion").and_then(Value::as_str).unwrap_or("")),
+            ),
+            ("blockOwnerDeletion".to_owned(), Value::Bool(true)),
+            ("controller".to_owned(), Value::Bool(true)),
+            (
+                "kind".to_owned(),
+                text(xr.get("kind").and_then(Value::as_str).unwrap_or("")),
+            ),
+            ("name".to_owned(), text(meta_str(xr, "name"))),
+            ("uid".to_owned(), text(uid)),
+        ]));
+        Owner {
+            prefix: prefix.to_owned(),
+            generate_name,
+            claim_name: meta_entry(xr, "labels", LABEL_CLAIM_NAME).to_owned(),
+            claim_namespace: meta_entry(xr, "labels", LABEL_CLAIM_NAMESPACE).to_owned(),
+            uid: uid.to_owned(),
+            reference,
+        }
+    }
+}
+
+/// `RenderComposedResourceMetadata` (v1.14, and function pipelines up to
+/// v1.20), with the XR read into `owner`.
+pub(crate) fn render(cd: &mut Value, owner: &Owner, name: Option<&str>) -> Result<()> {
+    if owner.prefix.is_empty() {
         return Err(Error::new(
             ErrorKind::Render,
             format!(
@@ -128,7 +176,7 @@ pub(crate) fn render(cd: &mut Value, xr: &Value, name: Option<&str>) -> Result<(
             ),
         ));
     }
-    set_meta_str(cd, "generateName", &format!("{prefix}-"));
+    set_meta_str(cd, "generateName", &owner.generate_name);
     if let Some(n) = name {
         add_entries(cd, "annotations", &[(ANNOTATION_RESOURCE_NAME, n)]);
     }
@@ -136,37 +184,38 @@ pub(crate) fn render(cd: &mut Value, xr: &Value, name: Option<&str>) -> Result<(
         cd,
         "labels",
         &[
-            (LABEL_COMPOSITE, prefix),
-            (LABEL_CLAIM_NAME, meta_entry(xr, "labels", LABEL_CLAIM_NAME)),
-            (
-                LABEL_CLAIM_NAMESPACE,
-                meta_entry(xr, "labels", LABEL_CLAIM_NAMESPACE),
-            ),
+            (LABEL_COMPOSITE, &owner.prefix),
+            (LABEL_CLAIM_NAME, &owner.claim_name),
+            (LABEL_CLAIM_NAMESPACE, &owner.claim_namespace),
         ],
     );
-    add_controller_reference(cd, xr).map_err(|e| e.wrap("cannot set controller reference"))
+    add_controller_reference(cd, owner).map_err(|e| e.wrap("cannot set controller reference"))
 }
 
 /// `meta.AddControllerReference` with a reference to the XR.
-fn add_controller_reference(cd: &mut Value, xr: &Value) -> Result<()> {
-    let uid = meta_str(xr, "uid").to_owned();
-    let mut r = Map::new();
-    r.insert(
-        "apiVersion".into(),
-        xr.get("apiVersion")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .into(),
-    );
-    r.insert(
-        "kind".into(),
-        xr.get("kind").and_then(Value::as_str).unwrap_or("").into(),
-    );
-    r.insert("name".into(), meta_str(xr, "name").into());
-    r.insert("uid".into(), uid.as_str().into());
-    r.insert("controller".into(), Value::Bool(true));
-    r.insert("blockOwnerDeletion".into(), Value::Bool(true));
-    let cd_name = meta_str(cd, "name").to_owned();
+fn add_controller_reference(cd: &mut Value, owner: &Owner) -> Result<()> {
+    let field = |v: &'_ Value, k: &str| -> String {
+        v.get(k).and_then(Value::as_str).unwrap_or("").to_owned()
+    };
+    let uid_of = |v: &Value| v.get("uid").and_then(Value::as_str).unwrap_or("") == owner.uid;
+    // Another controller is refused before anything is written.
+    if let Some(Value::Array(list)) = cd.get("metadata").and_then(|m| m.get("ownerReferences"))
+        && let Some(c) = list
+            .iter()
+            .find(|o| o.get("controller") == Some(&Value::Bool(true)))
+        && !uid_of(c)
+    {
+        return Err(Error::new(
+            ErrorKind::Render,
+            format!(
+                "{} is already controlled by {} {} (UID {})",
+                meta_str(cd, "name"),
+                field(c, "kind"),
+                field(c, "name"),
+                field(c, "uid")
+            ),
+        ));
+    }
     let Some(m) = metadata_mut(cd) else {
         return Ok(());
     };
@@ -177,24 +226,8 @@ fn add_controller_reference(cd: &mut Value, xr: &Value) -> Result<()> {
     let Value::Array(list) = refs else {
         return Ok(());
     };
-    let field = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
-    if let Some(c) = list
-        .iter()
-        .find(|o| o.get("controller") == Some(&Value::Bool(true)))
-        && field(c, "uid") != uid
-    {
-        return Err(Error::new(
-            ErrorKind::Render,
-            format!(
-                "{cd_name} is already controlled by {} {} (UID {})",
-                field(c, "kind"),
-                field(c, "name"),
-                field(c, "uid")
-            ),
-        ));
-    }
-    let new = Value::Object(r);
-    match list.iter_mut().find(|o| field(o, "uid") == uid) {
+    let new = owner.reference.clone();
+    match list.iter_mut().find(|o| uid_of(o)) {
         Some(existing) => *existing = new,
         None => list.push(new),
     }

@@ -284,8 +284,9 @@ fn finish(mut st: State<'_>, input_xr: Option<Value>) -> Result<Output> {
     }
     if sem == Semantics::Function {
         // Crossplane core renders composed-resource metadata after the pipeline.
+        let owner = metadata::Owner::of(&composite);
         for r in &mut st.resources {
-            metadata::render(&mut r.resource, &composite, Some(&r.name)).map_err(|e| {
+            metadata::render(&mut r.resource, &owner, Some(&r.name)).map_err(|e| {
                 e.wrap(format!(
                     "cannot render metadata for composed resource {}",
                     crate::go::quote(&r.name)

@@ -27,15 +27,15 @@ pub(super) fn run(st: &mut State<'_>, input: &PtInput) -> Result<()> {
             .map_err(|e| e.wrap("cannot inline Composition patch sets"))?;
         templates.push((t, patches));
     }
-
     for (i, p) in input.environment_patches.iter().enumerate() {
         environment_patch(st, i, p)?;
     }
 
     // Render every template: FromComposite patches, then environment patches, then metadata.
-    let mut rendered: Vec<(usize, Value)> = Vec::with_capacity(templates.len());
+    let owner = metadata::Owner::of(&st.xr);
+    let mut rendered = Vec::with_capacity(templates.len());
     for (ti, (t, patches)) in templates.iter().enumerate() {
-        if let Some(desired) = render_template(st, t, ti, patches)? {
+        if let Some(desired) = render_template(st, t, ti, patches, &owner)? {
             rendered.push((ti, desired));
         } else {
             st.native.unrendered.push(t.name.clone());
@@ -226,6 +226,7 @@ fn render_template(
     t: &Template,
     index: usize,
     patches: &[&Patch],
+    owner: &metadata::Owner,
 ) -> Result<Option<Value>> {
     let name = t.name.as_str();
     let request = st.request;
@@ -247,7 +248,7 @@ fn render_template(
     rendered &= patch_group(st, name, patches, false, &mut desired);
     // Metadata is rendered even after a patch failed, so both can warn.
     let tname = t.named.then_some(name);
-    if let Err(e) = metadata::render(&mut desired, &st.xr, tname) {
+    if let Err(e) = metadata::render(&mut desired, owner, tname) {
         st.warn(
             e.wrap(format!(
                 "cannot render metadata for composed resource {}",
@@ -276,29 +277,33 @@ fn base(t: &Template, observed: Option<&Value>) -> Result<Value> {
         .with_resource(name));
     };
     if let Some(o) = observed {
-        let gvk = |v: &Value| {
-            let api = v.get("apiVersion").and_then(Value::as_str).unwrap_or("");
-            let kind = v.get("kind").and_then(Value::as_str).unwrap_or("");
-            let (group, version) = api.rsplit_once('/').unwrap_or(("", api));
-            (
-                format!("{group}/{version}, Kind={kind}"),
-                api.is_empty() && kind.is_empty(),
-            )
-        };
-        let (was, was_empty) = gvk(o);
-        let (now, _) = gvk(base);
-        if !was_empty && was != now {
+        let text =
+            |(group, version, kind): (&str, &str, &str)| format!("{group}/{version}, Kind={kind}");
+        let ((was, was_empty), (now, _)) = (gvk(o), gvk(base));
+        // Equal parts write equal texts; only differing ones are written to compare.
+        if !was_empty && was != now && text(was) != text(now) {
             return Err(Error::new(
                 crate::error::ErrorKind::Render,
                 format!(
-                    "cannot parse base template of composed resource {}: cannot change the kind of a composed resource from {was} to {now} (possible composed resource template mismatch)",
-                    quote(name)
+                    "cannot parse base template of composed resource {}: cannot change the kind of a composed resource from {} to {} (possible composed resource template mismatch)",
+                    quote(name),
+                    text(was),
+                    text(now)
                 ),
             )
             .with_resource(name));
         }
     }
     Ok(Value::clone(base))
+}
+
+/// An object's group, version and kind, and whether it names neither an
+/// apiVersion nor a kind.
+fn gvk(v: &Value) -> ((&str, &str, &str), bool) {
+    let api = v.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+    let kind = v.get("kind").and_then(Value::as_str).unwrap_or("");
+    let (group, version) = api.rsplit_once('/').unwrap_or(("", api));
+    ((group, version, kind), api.is_empty() && kind.is_empty())
 }
 
 /// Runs one group of a template's patches in order: those reading the XR

@@ -193,6 +193,16 @@ pub(crate) fn merge_value(
         .map_err(|e| e.with_field_path(path))
 }
 
+/// Whether `path`'s text holds `[*]` (`strings.Contains(path, "[*]")`),
+/// found from its `*` bytes: a substring search sets up a searcher per call,
+/// and every patch asks this of its target path.
+pub(crate) fn has_index_wildcard(path: &str) -> bool {
+    let b = path.as_bytes();
+    b.iter()
+        .enumerate()
+        .any(|(i, &c)| c == b'*' && i > 0 && b[i - 1] == b'[' && b.get(i + 1) == Some(&b']'))
+}
+
 /// `ExpandWildcards`: the concrete paths a `[*]` path addresses in `obj`, as
 /// canonical strings (arrays by index, objects by sorted key).
 pub(crate) fn expand_wildcards(obj: &Value, path: &str, sem: Semantics) -> Result<Vec<String>> {
@@ -217,6 +227,15 @@ pub(crate) fn to_valid_json(mut value: Value) -> Result<Value> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn index_wildcards_are_found_as_substrings() {
+        for p in [
+            "a[*]", "[*]", "a[*].b", "*", "[*", "*]", "a.*", "a[b]*]", "[[*]]", "a[0]", "",
+        ] {
+            assert_eq!(super::has_index_wildcard(p), p.contains("[*]"), "{p}");
+        }
+    }
+
     use super::*;
     use crate::error::ErrorKind;
 

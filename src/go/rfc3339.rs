@@ -3,6 +3,23 @@
 /// An RFC 3339 time as Kubernetes writes a `metav1.Time`: UTC, whole seconds
 /// (`2024-01-01T00:00:00Z`). `None` when `t` is not RFC 3339.
 pub(crate) fn utc(t: &str) -> Option<String> {
+    let (yr, mo, d, rem) = parse(t)?;
+    Some(format!(
+        "{yr:04}-{mo:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    ))
+}
+
+/// Whether `t` is RFC 3339 (what [`utc`] accepts), without writing it out:
+/// readiness checks ask this of every condition's time on every render.
+pub(crate) fn is_valid(t: &str) -> bool {
+    parse(t).is_some()
+}
+
+/// The UTC year, month, day and second of the day of an RFC 3339 time.
+fn parse(t: &str) -> Option<(i64, i64, i64, i64)> {
     let b = t.as_bytes();
     let num = |r: std::ops::Range<usize>| -> Option<i64> {
         let s = t.get(r)?;
@@ -82,12 +99,7 @@ pub(crate) fn utc(t: &str) -> Option<String> {
     if !(0..=9999).contains(&yr) {
         return None;
     }
-    Some(format!(
-        "{yr:04}-{mo:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    ))
+    Some((yr, mo, d, rem))
 }
 
 #[cfg(test)]
@@ -108,6 +120,7 @@ mod tests {
             ("2024-13-01T00:00:00Z", None),
         ] {
             assert_eq!(utc(input).as_deref(), want, "{input}");
+            assert_eq!(super::is_valid(input), want.is_some(), "{input}");
         }
     }
 }

@@ -1,6 +1,6 @@
 //! JSON text in and out: Kubernetes' number typing on the way in, Go's `json.Marshal` on the way out.
 
-use std::fmt::{self, Write as _};
+use std::fmt;
 
 use super::Value;
 use super::read::{self, Numbers};
@@ -65,9 +65,7 @@ pub(super) fn write(out: &mut String, v: &Value) {
         Value::Null => out.push_str("null"),
         Value::Bool(true) => out.push_str("true"),
         Value::Bool(false) => out.push_str("false"),
-        Value::Int(i) => {
-            let _ = write!(out, "{i}");
-        }
+        Value::Int(i) => write_int(out, *i),
         Value::Float(f) => write_float(out, *f),
         Value::String(s) => write_string(out, s),
         Value::Array(a) => {
@@ -92,6 +90,27 @@ pub(super) fn write(out: &mut String, v: &Value) {
             }
             out.push('}');
         }
+    }
+}
+
+/// The decimal digits of `i`, without going through `core::fmt`.
+pub(crate) fn write_int(out: &mut String, i: i64) {
+    let mut buf = [0u8; 20];
+    let mut at = buf.len();
+    let mut n = i.unsigned_abs();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if i < 0 {
+        out.push('-');
+    }
+    for &d in &buf[at..] {
+        out.push(char::from(d));
     }
 }
 
@@ -134,6 +153,12 @@ pub(super) fn float_as_int(f: f64) -> Option<i64> {
     if !f.is_finite() || f.fract() != 0.0 || f.abs() >= 1e21 {
         return None;
     }
+    // Below 2^53 every integer is a float, so the shortest digits that
+    // identify a whole float are its own integer digits.
+    if f.abs() < 9_007_199_254_740_992.0 {
+        #[allow(clippy::cast_possible_truncation)] // whole and in range
+        return Some(f as i64);
+    }
     // The decoder sees Go's shortest digits, not the exact value: 2^60 is
     // written `1152921504606847000`, which is the integer that comes back,
     // and -2^63 is written `-9223372036854776000`, which no int64 holds.
@@ -148,6 +173,41 @@ const HEX: &[u8; 16] = b"0123456789abcdef";
 /// `>`, `&`, and the lead byte of U+2028 and U+2029.
 const MAY_ESCAPE: [bool; 256] = super::byte_set(true, b"\"\\<>&\xe2");
 
+/// The index of the first byte at or after `from` that may start a character
+/// Go escapes. Eight bytes at a time while a whole word is left: each test
+/// flags the bytes of its kind by their top bit, exactly from the lowest
+/// flagged byte up (a borrow only reaches bytes above a true match).
+#[inline(always)]
+fn may_escape(b: &[u8], from: usize) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const TOPS: u64 = 0x8080_8080_8080_8080;
+    let is = |w: u64, c: u8| {
+        let x = w ^ (ONES * u64::from(c));
+        x.wrapping_sub(ONES) & !x
+    };
+    let mut i = from;
+    while let Some(Ok(word)) = b.get(i..i + 8).map(<[u8; 8]>::try_from) {
+        let w = u64::from_le_bytes(word);
+        let control = w.wrapping_sub(ONES * 0x20) & !w;
+        let stops = (control
+            | is(w, b'"')
+            | is(w, b'\\')
+            | is(w, b'<')
+            | is(w, b'>')
+            | is(w, b'&')
+            | is(w, 0xe2))
+            & TOPS;
+        if stops != 0 {
+            return Some(i + (stops.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    let rest = b.get(i..)?;
+    rest.iter()
+        .position(|&c| MAY_ESCAPE[c as usize])
+        .map(|n| i + n)
+}
+
 /// Go's `encodeState.string` with HTML escaping on.
 pub(crate) fn write_string(out: &mut String, s: &str) {
     out.reserve(s.len() + 2);
@@ -157,8 +217,8 @@ pub(crate) fn write_string(out: &mut String, s: &str) {
     // Every character that needs escaping starts with a byte of its own
     // (U+2028 and U+2029 with E2 80 A8/A9): runs of other bytes are found
     // with one table lookup per byte and copied whole.
-    while let Some(n) = b[i..].iter().position(|&c| MAY_ESCAPE[c as usize]) {
-        i += n;
+    while let Some(n) = may_escape(b, i) {
+        i = n;
         let c = b[i];
         let (escape, len): (&str, usize) = match c {
             b'"' => ("\\\"", 1),
@@ -258,6 +318,36 @@ mod tests {
     }
 
     #[test]
+    fn escapes_are_found_at_every_position_of_a_word() {
+        for c in [
+            "\"", "\\", "<", ">", "&", "\n", "\u{1f}", "\u{2028}", "\u{2029}", "\u{2027}", "é",
+            "\u{7f}",
+        ] {
+            for at in 0..20 {
+                let text = format!("{}{c}{}", "x".repeat(at), "y".repeat(20 - at));
+                let b = text.as_bytes();
+                let want = b.iter().position(|&c| MAY_ESCAPE[c as usize]);
+                assert_eq!(may_escape(b, 0), want, "{text:?}");
+                let mut s = String::new();
+                write_string(&mut s, &text);
+                assert_eq!(
+                    s.len() > text.len() + 2,
+                    !matches!(c, "\u{2027}" | "é" | "\u{7f}")
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn integers() {
+        for i in [0, 7, -7, 10, 1024, i64::MAX, i64::MIN, -1_000_000] {
+            let mut s = String::new();
+            write_int(&mut s, i);
+            assert_eq!(s, i.to_string());
+        }
+    }
+
+    #[test]
     fn round_trip_normalisation() {
         assert_eq!(float_as_int(3.0), Some(3));
         assert_eq!(float_as_int(-0.0), Some(0));
@@ -265,6 +355,16 @@ mod tests {
         assert_eq!(float_as_int(9.223_372_036_854_776e18), None);
         assert_eq!(float_as_int(-9.223_372_036_854_776e18), None);
         assert_eq!(float_as_int(2.5), None);
+        assert_eq!(float_as_int(20_480.0), Some(20_480));
+        assert_eq!(
+            float_as_int(-9_007_199_254_740_991.0),
+            Some(-9_007_199_254_740_991)
+        );
+        assert_eq!(
+            float_as_int(9_007_199_254_740_992.0),
+            Some(9_007_199_254_740_992)
+        );
+        assert_eq!(float_as_int(1e17), Some(100_000_000_000_000_000));
         assert_eq!(
             float_as_int(1_152_921_504_606_846_976.0),
             Some(1_152_921_504_606_847_000)
