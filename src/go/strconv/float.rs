@@ -1,19 +1,16 @@
 //! Go's `strconv.AppendFloat` for float64: formats `e E f g G b x X`.
 //!
-//! Digits come from Rust's float formatting, which like Go's is exact:
-//! shortest round-trip digits, or correctly rounded (ties to even on the exact
-//! binary value) to a fixed number of digits.
+//! Digits come from Go's multiprecision decimal (`bigFtoa`), which is exact:
+//! shortest round-trip digits (the closest, ties to even), or correctly rounded
+//! (ties to even on the exact binary value) to a fixed number of digits.
 
 use std::fmt::Write as _;
 
-/// More digits than any float64 has after the point (1074) or in total (767).
-const EXACT_DIGITS: usize = 1100;
+use super::decimal::Decimal;
 
 /// Reusable buffers for digit generation.
 #[derive(Default)]
 pub(crate) struct Scratch {
-    text: String,
-    alt: String,
     digits: Vec<u8>,
 }
 
@@ -25,55 +22,36 @@ struct Digits<'s> {
 }
 
 impl<'s> Digits<'s> {
-    /// Parses Rust's `{:e}` text (`d.ddde±x`) of a non-negative finite float.
-    fn from_exp_text(scratch: &'s mut Scratch) -> Digits<'s> {
-        let (mant, exp) = scratch.text.split_once('e').unwrap_or((&scratch.text, "0"));
-        let d = &mut scratch.digits;
-        d.clear();
-        d.extend(mant.bytes().filter(u8::is_ascii_digit));
-        while d.last() == Some(&b'0') {
-            d.pop();
+    fn from_decimal(dec: &Decimal, scratch: &'s mut Scratch) -> Digits<'s> {
+        dec.ascii(&mut scratch.digits);
+        let d = &scratch.digits;
+        Digits {
+            d,
+            dp: if d.is_empty() { 0 } else { i64::from(dec.dp) },
         }
-        let dp = if d.is_empty() {
-            0
-        } else {
-            exp.parse::<i64>().unwrap_or(0) + 1
-        };
-        Digits { d, dp }
     }
 
     /// Shortest digits that round-trip; among those, the closest to the exact
-    /// value, ties to even (Go's Ryū). Rust breaks such ties upwards, so an odd
-    /// last digit is checked against the correctly rounded digits of the same length.
+    /// value, ties to even.
     fn shortest(abs: f64, scratch: &'s mut Scratch) -> Digits<'s> {
-        scratch.text.clear();
-        let _ = write!(scratch.text, "{abs:e}");
-        let mant = scratch.text.split('e').next().unwrap_or_default();
-        let odd = mant
-            .bytes()
-            .last()
-            .is_some_and(|b| b.is_ascii_digit() && b % 2 == 1);
-        let n = mant.bytes().filter(u8::is_ascii_digit).count();
-        // A tie half a unit away is within the round-trip interval (2^-53
-        // relative) only from 16 digits on, or for subnormals.
-        if odd && (n >= 16 || abs < f64::MIN_POSITIVE) {
-            scratch.alt.clear();
-            let _ = write!(scratch.alt, "{abs:.p$e}", p = n.saturating_sub(1));
-            if scratch.alt != scratch.text && scratch.alt.parse::<f64>() == Ok(abs) {
-                std::mem::swap(&mut scratch.alt, &mut scratch.text);
-            }
-        }
-        Digits::from_exp_text(scratch)
+        let (mant, exp) = mant_exp(abs);
+        let mut dec = exact(abs);
+        dec.round_shortest(mant, i32::try_from(exp).unwrap_or(0));
+        Digits::from_decimal(&dec, scratch)
     }
 
-    /// `n >= 1` significant digits, correctly rounded.
-    fn significant(abs: f64, n: usize, scratch: &'s mut Scratch) -> Digits<'s> {
-        // A float64 has at most 767 significant digits; more are zeros, which
-        // are trimmed anyway (and Rust refuses precisions above u16::MAX).
-        let n = n.clamp(1, EXACT_DIGITS);
-        scratch.text.clear();
-        let _ = write!(scratch.text, "{abs:.prec$e}", prec = n - 1);
-        Digits::from_exp_text(scratch)
+    /// `n` significant digits, correctly rounded.
+    fn significant(abs: f64, n: i64, scratch: &'s mut Scratch) -> Digits<'s> {
+        let mut dec = exact(abs);
+        dec.round(n);
+        Digits::from_decimal(&dec, scratch)
+    }
+
+    /// `prec` digits after the point, correctly rounded.
+    fn fixed(abs: f64, prec: i64, scratch: &'s mut Scratch) -> Digits<'s> {
+        let mut dec = exact(abs);
+        dec.round(i64::from(dec.dp).saturating_add(prec));
+        Digits::from_decimal(&dec, scratch)
     }
 
     fn nd(&self) -> i64 {
@@ -103,13 +81,8 @@ pub(crate) fn append_float(out: &mut String, f: f64, fmt: u8, prec: i64, scratch
     }
     let shortest = prec < 0;
     if fmt == b'f' && !shortest {
-        // Past 1074 fractional digits every float64 has only zeros.
-        let prec = usize::try_from(prec).unwrap_or(0);
-        let exact = prec.min(EXACT_DIGITS);
-        let _ = write!(out, "{abs:.exact$}");
-        for _ in exact..prec {
-            out.push('0');
-        }
+        let digs = Digits::fixed(abs, prec, scratch);
+        fmt_f(out, &digs, prec);
         return;
     }
     let (digs, prec) = if shortest {
@@ -125,7 +98,6 @@ pub(crate) fn append_float(out: &mut String, f: f64, fmt: u8, prec: i64, scratch
             b'e' | b'E' => (prec + 1, prec),
             _ => (prec.max(1), prec.max(1)),
         };
-        let n = usize::try_from(n).unwrap_or(1);
         (Digits::significant(abs, n, scratch), prec)
     };
     match fmt {
@@ -197,6 +169,12 @@ fn fmt_f(out: &mut String, digs: &Digits, prec: i64) {
             out.push(char::from(b));
         }
     }
+}
+
+/// The exact decimal value of a finite float64.
+fn exact(abs: f64) -> Decimal {
+    let (mant, exp) = mant_exp(abs);
+    Decimal::of(mant, i32::try_from(exp - 52).unwrap_or(0))
 }
 
 /// Mantissa and binary exponent as strconv sees them (bias applied, implicit bit added).
@@ -289,4 +267,91 @@ fn push_exponent(out: &mut String, exp: i64) {
         out.push('0');
     }
     let _ = write!(out, "{exp}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Scratch, append_float};
+
+    /// Formats `f` both ways and compares.
+    fn check(f: f64, fmt: u8, prec: i64) {
+        let (mut got, mut want) = (String::new(), String::new());
+        append_float(&mut got, f, fmt, prec, &mut Scratch::default());
+        super::super::float_std::append_float(
+            &mut want,
+            f,
+            fmt,
+            prec,
+            &mut super::super::float_std::Scratch::default(),
+        );
+        assert_eq!(got, want, "{:?} {} {prec}", f, char::from(fmt));
+    }
+
+    #[test]
+    fn digits_as_std_formatting() {
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let specials = [
+            0.0,
+            -0.0,
+            1.0,
+            0.1,
+            0.3,
+            5e-324,
+            1e23,
+            1e21,
+            1e22,
+            123456.0,
+            1e-5,
+            2.5,
+            0.5,
+            1.5,
+            9.5,
+            0.05,
+            0.005,
+            0.0004,
+            0.0006,
+            0.0096,
+            999.9999,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            2f64.powi(60),
+            9007199254740993.0,
+            1e15,
+            1e16,
+        ];
+        let precs = [-1, 0, 1, 2, 3, 5, 6, 10, 16, 17, 20, 30];
+        for &f in &specials {
+            for fmt in [b'e', b'E', b'f', b'g', b'G'] {
+                for &p in &precs {
+                    check(f, fmt, p);
+                }
+            }
+            check(f, b'f', 1100);
+            check(f, b'e', 800);
+        }
+        for i in 0..40_000 {
+            let f = match i % 4 {
+                // Any bit pattern.
+                0 => f64::from_bits(next()),
+                // Short decimals, the common case.
+                1 => (next() % 100_000) as f64 / 10f64.powi((next() % 8) as i32),
+                // Small magnitudes and subnormals.
+                2 => f64::from_bits(next() >> 12),
+                _ => f64::from_bits(next() % (1 << 62)),
+            };
+            if !f.is_finite() {
+                continue;
+            }
+            let fmt = [b'e', b'f', b'g'][(next() % 3) as usize];
+            let prec = (next() % 25) as i64 - 1;
+            check(f, fmt, prec);
+            check(f, b'g', -1);
+        }
+    }
 }

@@ -1,11 +1,15 @@
 //! Go's `strconv`: `FormatFloat`, `Quote`/`QuoteRune`, `IsPrint` and the
 //! 64-bit `ParseInt`, `ParseBool` and `ParseFloat`, with Go's error texts.
 
+mod decimal;
 pub(crate) mod float;
+#[cfg(test)]
+mod float_std;
 mod parse;
 pub(crate) mod printable;
 pub(crate) mod quote;
 
+pub(crate) use decimal::parse as parse_decimal;
 pub(crate) use parse::{parse_bool, parse_float, parse_int};
 
 /// Go's `strconv.Quote`, as `%q` prints strings.
