@@ -10,6 +10,8 @@ use crate::semantics::Semantics;
 use crate::trace::{Outcome, PatchTrace};
 use crate::value::{Map, Value};
 
+use base64::Engine as _;
+
 use super::input::{PtInput, SecretRef, Template};
 use super::native::skip_reason;
 use super::output::Rendered;
@@ -77,7 +79,10 @@ fn connection_secret(st: &mut State<'_>, input: Option<&SecretRef>) -> Result<()
     })?;
     let mut data = Map::new();
     for (k, v) in &st.details {
-        data.insert(k.clone(), crate::go::base64::encode(v).into());
+        data.insert(
+            k.clone(),
+            base64::engine::general_purpose::STANDARD.encode(v).into(),
+        );
     }
     let mut secret = Map::new();
     secret.insert("apiVersion".into(), "v1".into());

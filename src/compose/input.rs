@@ -224,7 +224,10 @@ impl Request {
         for (name, r) in &self.observed.resources {
             let mut details = Map::new();
             for (k, v) in &r.connection_details {
-                details.insert(k.clone(), crate::go::base64::encode(v).into());
+                details.insert(
+                    k.clone(),
+                    base64::engine::general_purpose::STANDARD.encode(v).into(),
+                );
             }
             let mut entry = Map::new();
             entry.insert("resource".into(), r.resource.clone());

@@ -1,6 +1,5 @@
 //! The render Output and its JSON form (resources in Composition order).
 
-#[cfg(feature = "serde")]
 use base64::Engine as _;
 
 use crate::connection::Details;
@@ -237,7 +236,10 @@ impl Output {
             }
             json_string(&mut out, k);
             out.push(':');
-            json_string(&mut out, &crate::go::base64::encode(v));
+            json_string(
+                &mut out,
+                &base64::engine::general_purpose::STANDARD.encode(v),
+            );
         }
         out.push_str("},\"ready\":");
         out.push_str(if self.ready { "true" } else { "false" });

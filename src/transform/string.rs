@@ -75,7 +75,10 @@ fn convert(kind: &str, input: &Value) -> Result<String> {
     Ok(match kind {
         "ToUpper" => case::to_upper(&s()),
         "ToLower" => case::to_lower(&s()),
-        "ToBase64" => crate::go::base64::encode(s()),
+        "ToBase64" => {
+            use base64::Engine as _;
+            base64::engine::general_purpose::STANDARD.encode(s())
+        }
         "FromBase64" => match go_base64_decode(s().as_bytes()) {
             Ok(bytes) => go_string(bytes),
             Err(at) => {
