@@ -281,7 +281,7 @@ impl Reader<'_> {
         {
             return Ok(Value::Int(i));
         }
-        match crate::go::strconv::parse_decimal(lit) {
+        match crate::go::strconv::parse_f64(lit) {
             Some(f) if f.is_finite() => Ok(Value::Float(f)),
             _ => Err(Fault::Range(start, lit.to_owned())),
         }

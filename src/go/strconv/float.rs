@@ -1,16 +1,41 @@
 //! Go's `strconv.AppendFloat` for float64: formats `e E f g G b x X`.
 //!
-//! Digits come from Go's multiprecision decimal (`bigFtoa`), which is exact:
-//! shortest round-trip digits (the closest, ties to even), or correctly rounded
-//! (ties to even on the exact binary value) to a fixed number of digits.
+//! Digits come from a source chosen by the build, both exact as Go's are: shortest
+//! round-trip digits (the closest, ties to even), or correctly rounded (ties to even
+//! on the exact binary value) to a fixed number of digits. Natively they come from
+//! Rust's float formatting (Grisu with Dragon fallback: fast); in the browser build
+//! (feature `web`) from Go's multiprecision decimal, about 20 KB (gzip) smaller
+//! and many times slower on long or extreme values.
 
 use std::fmt::Write as _;
 
-use super::decimal::Decimal;
+/// The digit source of this build.
+#[cfg(not(feature = "web"))]
+const DIGITS: Source = std_digits::digits;
+#[cfg(feature = "web")]
+const DIGITS: Source = go_digits::digits;
+
+/// Produces the digits `Want`ed of a non-negative finite float.
+type Source = for<'s> fn(f64, Want, &'s mut Scratch) -> Digits<'s>;
+
+/// Which digits of a float a format needs.
+#[derive(Clone, Copy)]
+enum Want {
+    /// The shortest that round-trip.
+    Shortest,
+    /// This many (at least 1) significant digits.
+    Significant(i64),
+    /// This many digits after the point.
+    Fixed(i64),
+}
 
 /// Reusable buffers for digit generation.
 #[derive(Default)]
 pub(crate) struct Scratch {
+    #[cfg(any(test, not(feature = "web")))]
+    text: String,
+    #[cfg(any(test, not(feature = "web")))]
+    alt: String,
     digits: Vec<u8>,
 }
 
@@ -21,8 +46,115 @@ struct Digits<'s> {
     dp: i64,
 }
 
-impl<'s> Digits<'s> {
-    fn from_decimal(dec: &Decimal, scratch: &'s mut Scratch) -> Digits<'s> {
+impl Digits<'_> {
+    fn nd(&self) -> i64 {
+        i64::try_from(self.d.len()).unwrap_or(i64::MAX)
+    }
+}
+
+/// Digits from Rust's float formatting (`{:e}`, `{:.N$e}`, `{:.N$}`).
+#[cfg(any(test, not(feature = "web")))]
+mod std_digits {
+    use std::fmt::Write as _;
+
+    use super::{Digits, Scratch, Want};
+
+    /// More digits than any float64 has after the point (1074) or in total (767).
+    const EXACT_DIGITS: usize = 1100;
+
+    pub(super) fn digits(abs: f64, want: Want, scratch: &mut Scratch) -> Digits<'_> {
+        scratch.text.clear();
+        match want {
+            Want::Shortest => shortest(abs, scratch),
+            Want::Significant(n) => {
+                // A float64 has at most 767 significant digits; more are zeros, which
+                // are trimmed anyway (and Rust refuses precisions above u16::MAX).
+                let n = usize::try_from(n).unwrap_or(1).clamp(1, EXACT_DIGITS);
+                let _ = write!(scratch.text, "{abs:.prec$e}", prec = n - 1);
+            }
+            Want::Fixed(prec) => {
+                // Past 1074 fractional digits every float64 has only zeros.
+                let prec = usize::try_from(prec).unwrap_or(0).min(EXACT_DIGITS);
+                let _ = write!(scratch.text, "{abs:.prec$}");
+                return from_fixed_text(scratch);
+            }
+        }
+        from_exp_text(scratch)
+    }
+
+    /// Shortest digits that round-trip; among those, the closest to the exact
+    /// value, ties to even (Go's Ryū). Rust breaks such ties upwards, so an odd
+    /// last digit is checked against the correctly rounded digits of the same length.
+    fn shortest(abs: f64, scratch: &mut Scratch) {
+        let _ = write!(scratch.text, "{abs:e}");
+        let mant = scratch.text.split('e').next().unwrap_or_default();
+        let odd = mant
+            .bytes()
+            .last()
+            .is_some_and(|b| b.is_ascii_digit() && b % 2 == 1);
+        let n = mant.bytes().filter(u8::is_ascii_digit).count();
+        // A tie half a unit away is within the round-trip interval (2^-53
+        // relative) only from 16 digits on, or for subnormals.
+        if odd && (n >= 16 || abs < f64::MIN_POSITIVE) {
+            scratch.alt.clear();
+            let _ = write!(scratch.alt, "{abs:.p$e}", p = n.saturating_sub(1));
+            if scratch.alt != scratch.text && scratch.alt.parse::<f64>() == Ok(abs) {
+                std::mem::swap(&mut scratch.alt, &mut scratch.text);
+            }
+        }
+    }
+
+    /// Reads Rust's `{:e}` text (`d.ddde±x`) of a non-negative finite float.
+    fn from_exp_text(scratch: &mut Scratch) -> Digits<'_> {
+        let (mant, exp) = scratch.text.split_once('e').unwrap_or((&scratch.text, "0"));
+        let d = &mut scratch.digits;
+        d.clear();
+        d.extend(mant.bytes().filter(u8::is_ascii_digit));
+        while d.last() == Some(&b'0') {
+            d.pop();
+        }
+        let dp = if d.is_empty() {
+            0
+        } else {
+            exp.parse::<i64>().unwrap_or(0) + 1
+        };
+        Digits { d, dp }
+    }
+
+    /// Reads Rust's `{:.N}` text (`ddd.ddd`) of a non-negative finite float.
+    fn from_fixed_text(scratch: &mut Scratch) -> Digits<'_> {
+        let int_len = scratch.text.find('.').unwrap_or(scratch.text.len());
+        let d = &mut scratch.digits;
+        d.clear();
+        d.extend(scratch.text.bytes().filter(u8::is_ascii_digit));
+        while d.last() == Some(&b'0') {
+            d.pop();
+        }
+        let zeros = d.iter().take_while(|&&b| b == b'0').count();
+        d.drain(..zeros);
+        let dp = if d.is_empty() {
+            0
+        } else {
+            i64::try_from(int_len).unwrap_or(0) - i64::try_from(zeros).unwrap_or(0)
+        };
+        Digits { d, dp }
+    }
+}
+
+/// Digits from Go's multiprecision decimal (`bigFtoa`).
+#[cfg(any(test, feature = "web"))]
+mod go_digits {
+    use super::super::decimal::Decimal;
+    use super::{Digits, Scratch, Want, mant_exp};
+
+    pub(super) fn digits(abs: f64, want: Want, scratch: &mut Scratch) -> Digits<'_> {
+        let (mant, exp) = mant_exp(abs);
+        let mut dec = Decimal::of(mant, i32::try_from(exp - 52).unwrap_or(0));
+        match want {
+            Want::Shortest => dec.round_shortest(mant, i32::try_from(exp).unwrap_or(0)),
+            Want::Significant(n) => dec.round(n),
+            Want::Fixed(prec) => dec.round(i64::from(dec.dp).saturating_add(prec)),
+        }
         dec.ascii(&mut scratch.digits);
         let d = &scratch.digits;
         Digits {
@@ -30,37 +162,23 @@ impl<'s> Digits<'s> {
             dp: if d.is_empty() { 0 } else { i64::from(dec.dp) },
         }
     }
-
-    /// Shortest digits that round-trip; among those, the closest to the exact
-    /// value, ties to even.
-    fn shortest(abs: f64, scratch: &'s mut Scratch) -> Digits<'s> {
-        let (mant, exp) = mant_exp(abs);
-        let mut dec = exact(abs);
-        dec.round_shortest(mant, i32::try_from(exp).unwrap_or(0));
-        Digits::from_decimal(&dec, scratch)
-    }
-
-    /// `n` significant digits, correctly rounded.
-    fn significant(abs: f64, n: i64, scratch: &'s mut Scratch) -> Digits<'s> {
-        let mut dec = exact(abs);
-        dec.round(n);
-        Digits::from_decimal(&dec, scratch)
-    }
-
-    /// `prec` digits after the point, correctly rounded.
-    fn fixed(abs: f64, prec: i64, scratch: &'s mut Scratch) -> Digits<'s> {
-        let mut dec = exact(abs);
-        dec.round(i64::from(dec.dp).saturating_add(prec));
-        Digits::from_decimal(&dec, scratch)
-    }
-
-    fn nd(&self) -> i64 {
-        i64::try_from(self.d.len()).unwrap_or(i64::MAX)
-    }
 }
 
 /// Appends `strconv.FormatFloat(f, fmt, prec, 64)` to `out` (`prec < 0` = shortest).
 pub(crate) fn append_float(out: &mut String, f: f64, fmt: u8, prec: i64, scratch: &mut Scratch) {
+    append_with(out, f, fmt, prec, scratch, DIGITS);
+}
+
+/// [`append_float`] with its digits from `digits`.
+#[inline]
+fn append_with(
+    out: &mut String,
+    f: f64,
+    fmt: u8,
+    prec: i64,
+    scratch: &mut Scratch,
+    digits: Source,
+) {
     if f.is_nan() {
         out.push_str("NaN");
         return;
@@ -81,12 +199,12 @@ pub(crate) fn append_float(out: &mut String, f: f64, fmt: u8, prec: i64, scratch
     }
     let shortest = prec < 0;
     if fmt == b'f' && !shortest {
-        let digs = Digits::fixed(abs, prec, scratch);
+        let digs = digits(abs, Want::Fixed(prec), scratch);
         fmt_f(out, &digs, prec);
         return;
     }
     let (digs, prec) = if shortest {
-        let digs = Digits::shortest(abs, scratch);
+        let digs = digits(abs, Want::Shortest, scratch);
         let prec = match fmt {
             b'e' | b'E' => (digs.nd() - 1).max(0),
             b'f' => (digs.nd() - digs.dp).max(0),
@@ -98,7 +216,7 @@ pub(crate) fn append_float(out: &mut String, f: f64, fmt: u8, prec: i64, scratch
             b'e' | b'E' => (prec + 1, prec),
             _ => (prec.max(1), prec.max(1)),
         };
-        (Digits::significant(abs, n, scratch), prec)
+        (digits(abs, Want::Significant(n), scratch), prec)
     };
     match fmt {
         b'e' | b'E' => fmt_e(out, &digs, prec, fmt),
@@ -169,12 +287,6 @@ fn fmt_f(out: &mut String, digs: &Digits, prec: i64) {
             out.push(char::from(b));
         }
     }
-}
-
-/// The exact decimal value of a finite float64.
-fn exact(abs: f64) -> Decimal {
-    let (mant, exp) = mant_exp(abs);
-    Decimal::of(mant, i32::try_from(exp - 52).unwrap_or(0))
 }
 
 /// Mantissa and binary exponent as strconv sees them (bias applied, implicit bit added).
@@ -271,20 +383,20 @@ fn push_exponent(out: &mut String, exp: i64) {
 
 #[cfg(test)]
 mod tests {
-    use super::{Scratch, append_float};
+    use super::{Scratch, append_with, go_digits, std_digits};
 
-    /// Formats `f` both ways and compares.
+    /// Formats `f` with each digit source and compares; `%f` with a precision also
+    /// with Rust's own `{:.N}`, which the native build wrote directly before.
     fn check(f: f64, fmt: u8, prec: i64) {
         let (mut got, mut want) = (String::new(), String::new());
-        append_float(&mut got, f, fmt, prec, &mut Scratch::default());
-        super::super::float_std::append_float(
-            &mut want,
-            f,
-            fmt,
-            prec,
-            &mut super::super::float_std::Scratch::default(),
-        );
+        let mut scratch = Scratch::default();
+        append_with(&mut got, f, fmt, prec, &mut scratch, go_digits::digits);
+        append_with(&mut want, f, fmt, prec, &mut scratch, std_digits::digits);
         assert_eq!(got, want, "{:?} {} {prec}", f, char::from(fmt));
+        if fmt == b'f' && (0..=1100).contains(&prec) {
+            let p = usize::try_from(prec).unwrap();
+            assert_eq!(want, format!("{f:.p$}"), "{f:?} f {prec}");
+        }
     }
 
     #[test]

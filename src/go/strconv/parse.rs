@@ -97,7 +97,7 @@ pub(crate) fn parse_float(s: &str) -> Result<f64, NumError> {
         hex_value(&r)
     } else {
         let cleaned: String = s.chars().filter(|&c| c != '_').collect();
-        super::decimal::parse(&cleaned).ok_or_else(|| syntax("ParseFloat", s))?
+        super::parse_f64(&cleaned).ok_or_else(|| syntax("ParseFloat", s))?
     };
     if f.is_infinite() {
         return Err(range("ParseFloat", s));
