@@ -42,7 +42,9 @@ fn render(
     request: &[u8],
 ) -> Result<u64, Box<dyn std::error::Error>> {
     let before = store.get_fuel()?;
-    let memory = instance.get_memory(&mut *store, "memory").ok_or("no memory")?;
+    let memory = instance
+        .get_memory(&mut *store, "memory")
+        .ok_or("no memory")?;
     let alloc = instance.get_typed_func::<i32, i32>(&mut *store, "xprender_alloc")?;
     let free = instance.get_typed_func::<(i32, i32), ()>(&mut *store, "xprender_free")?;
     let run = instance.get_typed_func::<(i32, i32), i64>(&mut *store, "xprender_render")?;

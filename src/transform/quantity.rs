@@ -102,7 +102,7 @@ pub(crate) fn parse_approximate_f64(s: &str) -> Result<f64, &'static str> {
     let mut base_f: f64 = if text.is_empty() {
         0.0
     } else {
-        text.parse().unwrap_or(f64::INFINITY)
+        crate::go::strconv::parse_f64(&text).unwrap_or(f64::INFINITY)
     };
     if neg {
         base_f = -base_f;

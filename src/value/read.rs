@@ -281,8 +281,8 @@ impl Reader<'_> {
         {
             return Ok(Value::Int(i));
         }
-        match lit.parse::<f64>() {
-            Ok(f) if f.is_finite() => Ok(Value::Float(f)),
+        match crate::go::strconv::parse_f64(lit) {
+            Some(f) if f.is_finite() => Ok(Value::Float(f)),
             _ => Err(Fault::Range(start, lit.to_owned())),
         }
     }

@@ -1,12 +1,30 @@
 //! Go's `strconv`: `FormatFloat`, `Quote`/`QuoteRune`, `IsPrint` and the
 //! 64-bit `ParseInt`, `ParseBool` and `ParseFloat`, with Go's error texts.
 
+#[cfg(any(test, feature = "web"))]
+mod decimal;
 pub(crate) mod float;
 mod parse;
 pub(crate) mod printable;
 pub(crate) mod quote;
 
 pub(crate) use parse::{parse_bool, parse_float, parse_int};
+
+/// The float64 nearest a decimal text `[+-]?digits[.digits][(e|E)[+-]?digits]`
+/// (±infinity past the range), as Go's `ParseFloat` rounds; `None` for text that
+/// is not a float. Callers check the syntax first: std also takes `inf` and `nan`.
+/// Natively std's parser (Eisel-Lemire: fast); in the browser build (feature `web`)
+/// Go's multiprecision decimal, without std's 10 KB of powers of five but slower.
+pub(crate) fn parse_f64(s: &str) -> Option<f64> {
+    #[cfg(not(feature = "web"))]
+    {
+        s.parse().ok()
+    }
+    #[cfg(feature = "web")]
+    {
+        decimal::parse(s)
+    }
+}
 
 /// Go's `strconv.Quote`, as `%q` prints strings.
 pub(crate) fn quote(s: &str) -> String {

@@ -96,11 +96,8 @@ pub(crate) fn parse_float(s: &str) -> Result<f64, NumError> {
     let f = if r.hex {
         hex_value(&r)
     } else {
-        // Rust's parser rounds correctly, as Go's does.
         let cleaned: String = s.chars().filter(|&c| c != '_').collect();
-        cleaned
-            .parse::<f64>()
-            .map_err(|_| syntax("ParseFloat", s))?
+        super::parse_f64(&cleaned).ok_or_else(|| syntax("ParseFloat", s))?
     };
     if f.is_infinite() {
         return Err(range("ParseFloat", s));
