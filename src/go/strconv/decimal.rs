@@ -555,13 +555,7 @@ mod tests {
     #[test]
     fn rounds_as_std_on_random_digits() {
         // A fixed xorshift sequence: digits, points and exponents across the range.
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = crate::go::strconv::xorshift(0x9E37_79B9_7F4A_7C15);
         for _ in 0..20_000 {
             let nd = 1 + next() % 40;
             let mut s = String::new();

@@ -401,13 +401,7 @@ mod tests {
 
     #[test]
     fn digits_as_std_formatting() {
-        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = crate::go::strconv::xorshift(0x2545_F491_4F6C_DD1D);
         let specials = [
             0.0,
             -0.0,

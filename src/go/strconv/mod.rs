@@ -43,3 +43,14 @@ pub(crate) fn append_float(out: &mut String, f: f64, fmt: u8, prec: i64) {
 pub(crate) fn is_print(c: char) -> bool {
     printable::is_print(u32::from(c))
 }
+
+/// A fixed xorshift sequence from `seed`, for tests that compare against std on many values.
+#[cfg(test)]
+pub(crate) fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    }
+}
