@@ -7,7 +7,7 @@
 
 use std::ops::Range;
 
-use crate::value::byte_set;
+use crate::value::scan::{self, byte_set, eq};
 
 /// The byte range of the value of the one top-level `"composition"` member.
 ///
@@ -118,37 +118,8 @@ const STRUCTURAL: [bool; 256] = byte_set(false, b"\"{}[]");
 /// Bytes that end a run inside a string: the closing quote and escapes.
 const IN_STRING: [bool; 256] = byte_set(false, b"\"\\");
 
-/// The index of the first byte at or after `i` in `set`. Most of a
-/// Composition is names and values between brackets, so the walk spends its
-/// time here: eight bytes at a time while a whole word is left (`stops`
-/// flags the bytes of `set` by their top bit, exactly from the lowest flagged
-/// byte up), then one table lookup per byte.
-#[inline(always)]
-fn next_in(b: &[u8], mut i: usize, set: &[bool; 256], stops: impl Fn(u64) -> u64) -> Option<usize> {
-    while let Some(Ok(word)) = b.get(i..i + 8).map(<[u8; 8]>::try_from) {
-        let flags = stops(u64::from_le_bytes(word)) & TOPS;
-        if flags != 0 {
-            return Some(i + (flags.trailing_zeros() / 8) as usize);
-        }
-        i += 8;
-    }
-    let rest = b.get(i..)?;
-    rest.iter().position(|&c| set[c as usize]).map(|n| i + n)
-}
-
-const ONES: u64 = 0x0101_0101_0101_0101;
-const TOPS: u64 = 0x8080_8080_8080_8080;
-
-/// The bytes of `w` equal to `c`, flagged by their top bit (exact from the
-/// lowest flagged byte up: a borrow only reaches bytes above a true match).
-#[inline(always)]
-fn eq(w: u64, c: u8) -> u64 {
-    let x = w ^ (ONES * u64::from(c));
-    x.wrapping_sub(ONES) & !x
-}
-
 fn next_structural(b: &[u8], i: usize) -> Option<usize> {
-    next_in(b, i, &STRUCTURAL, |w| {
+    scan::find(b, i, &STRUCTURAL, |w| {
         eq(w, b'"') | eq(w, b'{') | eq(w, b'}') | eq(w, b'[') | eq(w, b']')
     })
 }
@@ -157,7 +128,7 @@ fn next_structural(b: &[u8], i: usize) -> Option<usize> {
 fn skip_string(b: &[u8], i: usize) -> Option<usize> {
     let mut j = i + 1;
     loop {
-        j = next_in(b, j, &IN_STRING, |w| eq(w, b'"') | eq(w, b'\\'))?;
+        j = scan::find(b, j, &IN_STRING, |w| eq(w, b'"') | eq(w, b'\\'))?;
         match b[j] {
             b'"' => return Some(j + 1),
             _ => j += 2,

@@ -171,41 +171,23 @@ const HEX: &[u8; 16] = b"0123456789abcdef";
 
 /// Bytes that may start a character Go escapes: controls, `"`, `\\`, `<`,
 /// `>`, `&`, and the lead byte of U+2028 and U+2029.
-const MAY_ESCAPE: [bool; 256] = super::byte_set(true, b"\"\\<>&\xe2");
+const MAY_ESCAPE: [bool; 256] = super::scan::byte_set(true, b"\"\\<>&\xe2");
 
 /// The index of the first byte at or after `from` that may start a character
-/// Go escapes. Eight bytes at a time while a whole word is left: each test
-/// flags the bytes of its kind by their top bit, exactly from the lowest
-/// flagged byte up (a borrow only reaches bytes above a true match).
+/// Go escapes.
 #[inline(always)]
 fn may_escape(b: &[u8], from: usize) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const TOPS: u64 = 0x8080_8080_8080_8080;
-    let is = |w: u64, c: u8| {
-        let x = w ^ (ONES * u64::from(c));
-        x.wrapping_sub(ONES) & !x
+    use super::scan::{control, eq, find};
+    let stops = |w| {
+        control(w)
+            | eq(w, b'"')
+            | eq(w, b'\\')
+            | eq(w, b'<')
+            | eq(w, b'>')
+            | eq(w, b'&')
+            | eq(w, 0xe2)
     };
-    let mut i = from;
-    while let Some(Ok(word)) = b.get(i..i + 8).map(<[u8; 8]>::try_from) {
-        let w = u64::from_le_bytes(word);
-        let control = w.wrapping_sub(ONES * 0x20) & !w;
-        let stops = (control
-            | is(w, b'"')
-            | is(w, b'\\')
-            | is(w, b'<')
-            | is(w, b'>')
-            | is(w, b'&')
-            | is(w, 0xe2))
-            & TOPS;
-        if stops != 0 {
-            return Some(i + (stops.trailing_zeros() / 8) as usize);
-        }
-        i += 8;
-    }
-    let rest = b.get(i..)?;
-    rest.iter()
-        .position(|&c| MAY_ESCAPE[c as usize])
-        .map(|n| i + n)
+    find(b, from, &MAY_ESCAPE, stops)
 }
 
 /// Go's `encodeState.string` with HTML escaping on.

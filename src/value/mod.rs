@@ -7,6 +7,7 @@
 mod json;
 pub mod map;
 pub(crate) mod read;
+pub(crate) mod scan;
 pub(crate) mod unstructured;
 
 pub use json::ParseError;
@@ -254,21 +255,4 @@ pub(crate) fn go_format_float_f(f: f64) -> String {
     let mut s = String::new();
     crate::go::strconv::append_float(&mut s, f, b'f', -1);
     s
-}
-
-/// A lookup table of bytes: those in `bytes`, and every control byte (below
-/// 0x20) when `controls` is set. Scans test one entry per byte.
-pub(crate) const fn byte_set(controls: bool, bytes: &[u8]) -> [bool; 256] {
-    let mut set = [false; 256];
-    let mut c = 0;
-    while controls && c < 0x20 {
-        set[c] = true;
-        c += 1;
-    }
-    let mut i = 0;
-    while i < bytes.len() {
-        set[bytes[i] as usize] = true;
-        i += 1;
-    }
-    set
 }

@@ -6,7 +6,7 @@
 
 use std::ops::Range;
 
-use super::{Map, Value};
+use super::{Map, Value, scan};
 
 /// How number literals become values.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -86,7 +86,7 @@ pub(crate) fn read_skipping(
 }
 
 /// Bytes that end a plain run in a string literal.
-const STRING_STOP: [bool; 256] = super::byte_set(true, b"\"\\");
+const STRING_STOP: [bool; 256] = scan::byte_set(true, b"\"\\");
 
 struct Reader<'t> {
     b: &'t [u8],
@@ -291,30 +291,8 @@ impl Reader<'_> {
     /// (not a quote, a backslash or a control character).
     #[inline(always)]
     fn plain_run(&self, from: usize) -> usize {
-        let mut i = from;
-        // Eight bytes at a time while a whole word is left: each test flags
-        // the bytes of its kind by their top bit, exactly from the lowest
-        // flagged byte up (a borrow only reaches bytes above a true match).
-        const ONES: u64 = 0x0101_0101_0101_0101;
-        const TOPS: u64 = 0x8080_8080_8080_8080;
-        while let Some(Ok(word)) = self.b.get(i..i + 8).map(<[u8; 8]>::try_from) {
-            let w = u64::from_le_bytes(word);
-            let control = w.wrapping_sub(ONES * 0x20) & !w;
-            let q = w ^ (ONES * u64::from(b'"'));
-            let quote = q.wrapping_sub(ONES) & !q;
-            let bs = w ^ (ONES * u64::from(b'\\'));
-            let backslash = bs.wrapping_sub(ONES) & !bs;
-            let stops = (control | quote | backslash) & TOPS;
-            if stops != 0 {
-                return i + (stops.trailing_zeros() / 8) as usize;
-            }
-            i += 8;
-        }
-        let rest = self.b.get(i..).unwrap_or_default();
-        i + rest
-            .iter()
-            .position(|&c| STRING_STOP[c as usize])
-            .unwrap_or(rest.len())
+        let stops = |w| scan::control(w) | scan::eq(w, b'"') | scan::eq(w, b'\\');
+        scan::find(self.b, from, &STRING_STOP, stops).unwrap_or_else(|| self.b.len().max(from))
     }
 
     /// A string literal at `self.i`, unescaped as Go's decoder does (a lone

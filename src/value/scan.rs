@@ -1,0 +1,62 @@
+//! Finding the next byte of a set in JSON text: the reader, the writer and the
+//! locator all spend their time skipping runs of bytes that need no attention.
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const TOPS: u64 = 0x8080_8080_8080_8080;
+
+/// A lookup table of bytes: those in `bytes`, and every control byte (below
+/// 0x20) when `controls` is set.
+pub(crate) const fn byte_set(controls: bool, bytes: &[u8]) -> [bool; 256] {
+    let mut set = [false; 256];
+    let mut c = 0;
+    while controls && c < 0x20 {
+        set[c] = true;
+        c += 1;
+    }
+    let mut i = 0;
+    while i < bytes.len() {
+        set[bytes[i] as usize] = true;
+        i += 1;
+    }
+    set
+}
+
+/// The index of the first byte at or after `from` in `set`; `None` when there
+/// is none or `from` is past the end.
+///
+/// Eight bytes at a time while a whole word is left (wasm has no vector scan
+/// here): `word` flags the bytes of `set` in a little-endian word by their top
+/// bit, built from [`eq`] and [`control`], which are exact from the lowest
+/// flagged byte up. Then one table lookup per byte.
+#[inline(always)]
+pub(crate) fn find(
+    b: &[u8],
+    from: usize,
+    set: &[bool; 256],
+    word: impl Fn(u64) -> u64,
+) -> Option<usize> {
+    let mut i = from;
+    while let Some(Ok(w)) = b.get(i..i + 8).map(<[u8; 8]>::try_from) {
+        let flags = word(u64::from_le_bytes(w)) & TOPS;
+        if flags != 0 {
+            return Some(i + (flags.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    let rest = b.get(i..)?;
+    rest.iter().position(|&c| set[c as usize]).map(|n| i + n)
+}
+
+/// The bytes of `w` equal to `c`, flagged by their top bit (exact from the
+/// lowest flagged byte up: a borrow only reaches bytes above a true match).
+#[inline(always)]
+pub(crate) fn eq(w: u64, c: u8) -> u64 {
+    let x = w ^ (ONES * u64::from(c));
+    x.wrapping_sub(ONES) & !x
+}
+
+/// The control bytes (below 0x20) of `w`, flagged as [`eq`] flags.
+#[inline(always)]
+pub(crate) fn control(w: u64) -> u64 {
+    w.wrapping_sub(ONES * 0x20) & !w
+}
