@@ -607,6 +607,45 @@ fn tls_is_required_unless_insecure() {
     );
 }
 
+/// More callers than renders at once: every one is answered, by instances that reuse the
+/// pool's memory slots (as many as `--parallel`, plus one).
+#[tokio::test(flavor = "multi_thread")]
+async fn more_callers_than_instances_are_all_answered() {
+    let server = Server::start(&["--insecure", "--parallel", "2"]);
+    let channel = server.channel().await;
+    let mut calls = Vec::new();
+    for _ in 0..24 {
+        let mut client = V1Client::new(channel.clone());
+        calls.push(tokio::spawn(async move {
+            client.run_function(small_request()).await
+        }));
+    }
+    for call in calls {
+        let rsp = call.await.unwrap().unwrap().into_inner();
+        check_small(&rsp);
+    }
+}
+
+#[test]
+fn parallel_is_bounded() {
+    for bad in ["0", "1025"] {
+        let (code, _, stderr) = common::run(common::xprender().args([
+            "function",
+            "serve",
+            "--insecure",
+            "--address",
+            "127.0.0.1:0",
+            "--parallel",
+            bad,
+        ]));
+        assert_eq!(code, 2, "{stderr}");
+        assert!(
+            stderr.contains(&format!("invalid value '{bad}' for '--parallel <N>'")),
+            "{stderr}"
+        );
+    }
+}
+
 /// Each hostile request gets a Fatal result or a gRPC error, and the server answers the next.
 #[tokio::test(flavor = "multi_thread")]
 async fn hostile_requests_fail_alone() {

@@ -10,7 +10,7 @@ use crate::runtime::{self, Limits, Runtime};
 /// a sandbox failure (memory, time, trap) or a malformed answer is an error here.
 pub(crate) fn render(request: &Value) -> anyhow::Result<Value> {
     let cache = runtime::default_cache_dir();
-    let rt = Runtime::new(runtime::BUNDLED_ENGINE, cache.as_deref())?;
+    let rt = Runtime::new(runtime::BUNDLED_ENGINE, cache.as_deref(), 1)?;
     let out = rt.render(request.to_string().as_bytes(), Limits::default())?;
     runtime::parse_response(&out).context("the engine returned malformed JSON")
 }

@@ -47,9 +47,10 @@ pub(crate) struct ServeArgs {
     /// Wall-clock budget per request.
     #[arg(long, value_name = "DURATION", default_value = "2s", value_parser = parse_timeout)]
     pub(crate) timeout: Duration,
-    /// Renders at once (default: one per core).
-    #[arg(long, value_name = "N")]
-    pub(crate) parallel: Option<usize>,
+    /// Renders at once, 1 to 1024 (default: one per core). Each holds an engine instance,
+    /// whose memory slot is reserved when the server starts.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub(crate) parallel: Option<u16>,
 }
 
 pub(crate) fn run(cmd: FunctionCommand) -> anyhow::Result<ExitCode> {
@@ -70,12 +71,18 @@ fn serve_cmd(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let log = Log { debug: args.debug };
-    let parallel = args.parallel.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    });
+    let parallel = args.parallel.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get().min(1024)),
+        usize::from,
+    );
+    // The permits bound the instances alive to `parallel` (`Pool::render`); one slot spare.
+    let instances = u32::try_from(parallel)
+        .unwrap_or(u32::MAX)
+        .saturating_add(1);
     let runtime = Runtime::new(
         runtime::BUNDLED_ENGINE,
         runtime::default_cache_dir().as_deref(),
+        instances,
     )?;
     let limits = Limits {
         max_memory: args.max_memory,

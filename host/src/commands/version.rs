@@ -34,7 +34,7 @@ pub(crate) fn run(args: &VersionArgs) -> anyhow::Result<ExitCode> {
             (runtime::BUNDLED_ENGINE.to_vec(), how.to_owned())
         }
     };
-    let rt = Runtime::new(&wasm, runtime::default_cache_dir().as_deref())?;
+    let rt = Runtime::new(&wasm, runtime::default_cache_dir().as_deref(), 1)?;
     let abi = rt
         .abi_version(Limits::default())
         .map_err(|e| super::RenderFailed(e.to_string()))?;

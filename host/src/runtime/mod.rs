@@ -4,6 +4,7 @@
 //! fresh `Store` with a memory cap and a wall-clock deadline.
 
 mod cache;
+mod config;
 mod guest;
 pub(crate) mod json;
 mod limits;
@@ -14,7 +15,7 @@ use std::fmt;
 use std::path::Path;
 
 use anyhow::Context as _;
-use wasmtime::{Config, Engine, InstancePre, Linker, Module, OptLevel, Store};
+use wasmtime::{Engine, InstancePre, Linker, Module, Store};
 
 pub(crate) use cache::{Source, default_dir as default_cache_dir, hex};
 pub(crate) use limits::Limits;
@@ -80,12 +81,18 @@ pub(crate) struct Runtime {
 }
 
 impl Runtime {
-    /// Compiles (or loads from the cache in `cache_dir`) the engine module `wasm`.
+    /// Compiles (or loads from the cache in `cache_dir`) the engine module `wasm`, for at
+    /// most `instances` instances alive at a time (one per render under way, plus a pool's
+    /// idle ones).
     ///
     /// # Errors
     /// The module is not valid wasm, imports anything, or cannot be compiled.
-    pub(crate) fn new(wasm: &[u8], cache_dir: Option<&Path>) -> anyhow::Result<Runtime> {
-        let engine = Engine::new(&config()).map_err(wasmtime_error)?;
+    pub(crate) fn new(
+        wasm: &[u8],
+        cache_dir: Option<&Path>,
+        instances: u32,
+    ) -> anyhow::Result<Runtime> {
+        let engine = Engine::new(&config::config(instances)).map_err(wasmtime_error)?;
         let (module, source) = cache::load(&engine, wasm, cache_dir)?;
         check_imports(&module)?;
         let linker = Linker::new(&engine);
@@ -131,14 +138,6 @@ impl Runtime {
         let result = guest::abi_version(&self.pre, &mut store);
         result.map_err(|e| classify(e, store.data(), limits))
     }
-}
-
-/// The engine configuration; part of the cache key through wasmtime's compatibility hash.
-fn config() -> Config {
-    let mut config = Config::new();
-    config.cranelift_opt_level(OptLevel::Speed);
-    config.epoch_interruption(true);
-    config
 }
 
 fn check_imports(module: &Module) -> anyhow::Result<()> {

@@ -35,12 +35,12 @@ pub(crate) fn render_sandboxed(
 fn load_runtime(engine: Option<&Path>) -> anyhow::Result<Runtime> {
     let cache = runtime::default_cache_dir();
     match engine {
-        None => Runtime::new(runtime::BUNDLED_ENGINE, cache.as_deref()),
+        None => Runtime::new(runtime::BUNDLED_ENGINE, cache.as_deref(), 1),
         Some(path) => {
             let wasm = std::fs::read(path).map_err(|e| {
                 input_error!("cannot read the engine module {}: {e}", path.display())
             })?;
-            Runtime::new(&wasm, cache.as_deref())
+            Runtime::new(&wasm, cache.as_deref(), 1)
                 .map_err(|e| input_error!("{}: {e:#}", path.display()).into())
         }
     }
