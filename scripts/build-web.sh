@@ -32,8 +32,12 @@ for t in web nodejs bundler; do
   rm -rf "${pkg:?}/$t"
   "$WASM_BINDGEN" --target "$t" --out-name xprender --out-dir "$pkg/$t" "$wasm"
   # Restructuring the control flow first (flatten, rereloop) lets -Oz find 1.4 KB
-  # (gzipped) more than -Oz alone, and in less time.
-  "$wasm_opt" --flatten --rereloop -Oz -Oz "$pkg/$t/xprender_bg.wasm" -o "$pkg/$t/xprender_bg.wasm"
+  # (gzipped) more than -Oz alone, and in less time. Merging the functions that
+  # differ only in constants before that saves 0.6 KB more; the producers and
+  # target_features sections are read by no runtime.
+  "$wasm_opt" --merge-similar-functions --flatten --rereloop -Oz -Oz \
+    --strip-producers --strip-target-features \
+    "$pkg/$t/xprender_bg.wasm" -o "$pkg/$t/xprender_bg.wasm"
 done
 # npm resolves the nodejs target's glue with require(): mark that folder CommonJS.
 echo '{"type": "commonjs"}' >"$pkg/nodejs/package.json"
