@@ -70,6 +70,36 @@ pub(crate) fn read_skipping(
     max_depth: usize,
     skip: Range<usize>,
 ) -> Result<Value, Fault> {
+    let (v, mut i) = value_at(text, numbers, max_depth, skip)?;
+    let b = text.as_bytes();
+    while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(i) {
+        i += 1;
+    }
+    if i < b.len() {
+        return Err(Fault::Syntax(i));
+    }
+    Ok(v)
+}
+
+/// Reads the one JSON value at the start of `text` (no whitespace before it)
+/// and says where it ends, without looking at the text after it: a request's
+/// Composition is read where the walk over the request finds it.
+pub(crate) fn read_prefix(
+    text: &str,
+    numbers: Numbers,
+    max_depth: usize,
+) -> Result<(Value, usize), Fault> {
+    value_at(text, numbers, max_depth, usize::MAX..usize::MAX)
+}
+
+/// The value after any whitespace at the start of `text`, and where it ends.
+#[inline(never)]
+fn value_at(
+    text: &str,
+    numbers: Numbers,
+    max_depth: usize,
+    skip: Range<usize>,
+) -> Result<(Value, usize), Fault> {
     let mut r = Reader {
         b: text.as_bytes(),
         text,
@@ -78,11 +108,7 @@ pub(crate) fn read_skipping(
         skip,
     };
     let v = r.document(max_depth)?;
-    r.ws();
-    if r.i < r.b.len() {
-        return Err(Fault::Syntax(r.i));
-    }
-    Ok(v)
+    Ok((v, r.i))
 }
 
 /// Bytes that end a plain run in a string literal.
