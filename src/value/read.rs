@@ -111,6 +111,18 @@ fn value_at(
     Ok((v, r.i))
 }
 
+/// The items of a closing container, from `start` on the shared stack, at
+/// their exact size: `split_off` moves them in one copy where collecting a
+/// drain moves them one by one (but at 0 it hands over the whole buffer).
+fn tail<T>(stack: &mut Vec<T>, start: usize) -> Vec<T> {
+    if start == 0 {
+        #[allow(clippy::drain_collect)] // `take` would hand over the whole buffer too
+        stack.drain(..).collect()
+    } else {
+        stack.split_off(start)
+    }
+}
+
 /// Bytes that end a plain run in a string literal.
 const STRING_STOP: [bool; 256] = scan::byte_set(true, b"\"\\");
 
@@ -239,11 +251,9 @@ impl Reader<'_> {
                     (Some(b']'), Open::Array(_)) | (Some(b'}'), Open::Object(..)) => {
                         self.i += 1;
                         v = match stack.pop() {
-                            Some(Open::Array(start)) => {
-                                Value::Array(items.drain(start..).collect())
-                            }
+                            Some(Open::Array(start)) => Value::Array(tail(&mut items, start)),
                             Some(Open::Object(start, _)) => {
-                                Value::Object(Map::from_unsorted(members.drain(start..).collect()))
+                                Value::Object(Map::from_unsorted(tail(&mut members, start)))
                             }
                             None => Value::Null,
                         };
