@@ -934,14 +934,19 @@ fn decode_combine<'a>(d: Dec, c: &'a Map, cat: &At<'_>) -> Result<Combine<'a>> {
 /// Whether a transform lacks a type the Composition CRD would default.
 fn needs_defaults(t: &Value) -> bool {
     let unset = |block: Option<&Value>| {
-        block.is_some_and(|b| b.as_object().is_some() && b.get("type").is_none_or(Value::is_null))
+        block
+            .and_then(Value::as_object)
+            .is_some_and(|b| member(b, "type").is_none())
     };
-    match t.get("type").and_then(Value::as_str) {
-        Some("string") => unset(t.get("string")),
-        Some("math") => unset(t.get("math")),
-        Some("match") => t
-            .get("match")
-            .and_then(|m| m.get("patterns"))
+    let Some(t) = t.as_object() else {
+        return false;
+    };
+    match member(t, "type").and_then(Value::as_str) {
+        Some("string") => unset(member(t, "string")),
+        Some("math") => unset(member(t, "math")),
+        Some("match") => member(t, "match")
+            .and_then(Value::as_object)
+            .and_then(|m| member(m, "patterns"))
             .and_then(Value::as_array)
             .is_some_and(|ps| ps.iter().any(|p| unset(Some(p)))),
         _ => false,
