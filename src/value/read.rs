@@ -461,6 +461,19 @@ mod tests {
     }
 
     #[test]
+    fn a_prefix_ends_where_its_value_does() {
+        let at =
+            |s: &str| read_prefix(s, Numbers::Kubernetes, 4).map(|(v, end)| (v.to_json(), end));
+        assert_eq!(
+            at(r#"{"b":[1,"}"],"a":{}} ,"x":tru"#),
+            Ok((r#"{"a":{},"b":[1,"}"]}"#.to_owned(), 20))
+        );
+        assert_eq!(at("[[[[1]]]]]"), Ok(("[[[[1]]]]".to_owned(), 9)));
+        assert_eq!(at(r#"{"a":1"#), Err(Fault::Syntax(6)));
+        assert_eq!(at("[[[[[1]]]]]"), Err(Fault::Depth(4)));
+    }
+
+    #[test]
     fn faults() {
         let syntax = |s: &str, at: usize| assert_eq!(k(s), Err(Fault::Syntax(at)), "{s}");
         syntax("", 0);
