@@ -820,17 +820,37 @@ fn decode_patches<'a>(d: Dec, m: &'a Map, at: &At<'_>, sem: Semantics) -> Result
         .collect()
 }
 
+/// The members of a patch that its decoding reads.
+const PATCH_FIELDS: [&str; 7] = [
+    "type",
+    "fromFieldPath",
+    "toFieldPath",
+    "patchSetName",
+    "combine",
+    "transforms",
+    "policy",
+];
+
 fn decode_patch<'a>(d: Dec, v: &'a Value, at: &At<'_>, sem: Semantics) -> Result<Patch<'a>> {
     let m = d.object(v, at)?;
-    let kind = PatchType::parse(d.opt_str(m, "type", at)?.unwrap_or(""));
-    let from_field_path = d.opt_str(m, "fromFieldPath", at)?;
-    let to_field_path = d.opt_str(m, "toFieldPath", at)?;
-    let patch_set_name = d.opt_str(m, "patchSetName", at)?;
-    let combine = match d.opt_obj(m, "combine", at)? {
+    // One pass over the few members a patch has, instead of a search per
+    // field; they are checked below in the order they always were.
+    let mut f = [None; PATCH_FIELDS.len()];
+    for (k, v) in m {
+        if let Some(i) = PATCH_FIELDS.iter().position(|name| name == k) {
+            f[i] = Some(v).filter(|v| !v.is_null());
+        }
+    }
+    let [ty, from, to, set, comb, ts, pol] = f;
+    let kind = PatchType::parse(d.str_of(ty, "type", at)?.unwrap_or(""));
+    let from_field_path = d.str_of(from, "fromFieldPath", at)?;
+    let to_field_path = d.str_of(to, "toFieldPath", at)?;
+    let patch_set_name = d.str_of(set, "patchSetName", at)?;
+    let combine = match d.obj_of(comb, "combine", at)? {
         None => None,
         Some(c) => Some(decode_combine(d, c, &At::Key(at, "combine"))?),
     };
-    let written = d.opt_array(m, "transforms", at)?;
+    let written = d.array_of(ts, "transforms", at)?;
     let transforms: Cow<'a, [Value]> = match written {
         None => Cow::Borrowed(&[]),
         Some(ts) => {
@@ -847,7 +867,7 @@ fn decode_patch<'a>(d: Dec, v: &'a Value, at: &At<'_>, sem: Semantics) -> Result
             }
         }
     };
-    let policy = match d.opt_obj(m, "policy", at)? {
+    let policy = match d.obj_of(pol, "policy", at)? {
         None => Policy::default(),
         Some(p) => {
             let pat = At::Key(at, "policy");
@@ -914,14 +934,19 @@ fn decode_combine<'a>(d: Dec, c: &'a Map, cat: &At<'_>) -> Result<Combine<'a>> {
 /// Whether a transform lacks a type the Composition CRD would default.
 fn needs_defaults(t: &Value) -> bool {
     let unset = |block: Option<&Value>| {
-        block.is_some_and(|b| b.as_object().is_some() && b.get("type").is_none_or(Value::is_null))
+        block
+            .and_then(Value::as_object)
+            .is_some_and(|b| member(b, "type").is_none())
     };
-    match t.get("type").and_then(Value::as_str) {
-        Some("string") => unset(t.get("string")),
-        Some("math") => unset(t.get("math")),
-        Some("match") => t
-            .get("match")
-            .and_then(|m| m.get("patterns"))
+    let Some(t) = t.as_object() else {
+        return false;
+    };
+    match member(t, "type").and_then(Value::as_str) {
+        Some("string") => unset(member(t, "string")),
+        Some("math") => unset(member(t, "math")),
+        Some("match") => member(t, "match")
+            .and_then(Value::as_object)
+            .and_then(|m| member(m, "patterns"))
             .and_then(Value::as_array)
             .is_some_and(|ps| ps.iter().any(|p| unset(Some(p)))),
         _ => false,
@@ -1056,8 +1081,25 @@ fn limit(n: usize, at: &At<'_>) -> Result<()> {
 // Shape checking.
 
 /// A member; JSON `null` counts as absent, as Go's decoder treats it for pointers.
+///
+/// The objects decoded here have a few members each, looked up by many
+/// names that are mostly absent: a scan that compares lengths first rejects
+/// most members without a byte compare (wasm's `memcmp` goes a byte at a time).
+#[inline(never)]
 pub(crate) fn member<'a>(m: &'a Map, key: &str) -> Option<&'a Value> {
-    m.get(key).filter(|v| !v.is_null())
+    let found = if m.len() <= 8 {
+        let mut found = None;
+        for (k, v) in m {
+            if k.len() == key.len() && k == key {
+                found = Some(v);
+                break;
+            }
+        }
+        found
+    } else {
+        m.get(key)
+    };
+    found.filter(|v| !v.is_null())
 }
 
 /// Typed access that fails with the field path and the Go type found.
@@ -1082,14 +1124,21 @@ impl Dec {
         v.as_str().ok_or_else(|| self.mismatch(at, "string", v))
     }
 
+    #[inline(never)]
     pub(crate) fn opt_str<'v>(self, m: &'v Map, key: &str, at: &At<'_>) -> Result<Option<&'v str>> {
-        match member(m, key) {
+        self.str_of(member(m, key), key, at)
+    }
+
+    /// Member `key`'s value `v` (absent or null: `None`), as a string.
+    fn str_of<'v>(self, v: Option<&'v Value>, key: &str, at: &At<'_>) -> Result<Option<&'v str>> {
+        match v {
             None => Ok(None),
             Some(Value::String(s)) => Ok(Some(s)),
             Some(v) => Err(self.mismatch(&At::Key(at, key), "string", v)),
         }
     }
 
+    #[inline(never)]
     pub(crate) fn opt_bool(self, m: &Map, key: &str, at: &At<'_>) -> Result<Option<bool>> {
         match member(m, key) {
             None => Ok(None),
@@ -1141,21 +1190,36 @@ impl Dec {
         Ok(())
     }
 
+    #[inline(never)]
     pub(crate) fn opt_obj<'v>(self, m: &'v Map, key: &str, at: &At<'_>) -> Result<Option<&'v Map>> {
-        match member(m, key) {
+        self.obj_of(member(m, key), key, at)
+    }
+
+    fn obj_of<'v>(self, v: Option<&'v Value>, key: &str, at: &At<'_>) -> Result<Option<&'v Map>> {
+        match v {
             None => Ok(None),
             Some(Value::Object(o)) => Ok(Some(o)),
             Some(v) => Err(self.mismatch(&At::Key(at, key), "object", v)),
         }
     }
 
+    #[inline(never)]
     pub(crate) fn opt_array<'v>(
         self,
         m: &'v Map,
         key: &str,
         at: &At<'_>,
     ) -> Result<Option<&'v [Value]>> {
-        match member(m, key) {
+        self.array_of(member(m, key), key, at)
+    }
+
+    fn array_of<'v>(
+        self,
+        v: Option<&'v Value>,
+        key: &str,
+        at: &At<'_>,
+    ) -> Result<Option<&'v [Value]>> {
+        match v {
             None => Ok(None),
             Some(Value::Array(a)) => Ok(Some(a)),
             Some(v) => Err(self.mismatch(&At::Key(at, key), "array", v)),

@@ -178,14 +178,17 @@ fn patch_set_name_errors(input: &PtInput, base: &str, errs: &mut Vec<FieldError>
             if p.kind != PatchType::PatchSet {
                 continue;
             }
-            let pp = format!(
-                "{}[{i}].patches[{j}].patchSetName",
-                child(base, "resources")
-            );
+            // Written only for an error.
+            let pp = || {
+                format!(
+                    "{}[{i}].patches[{j}].patchSetName",
+                    child(base, "resources")
+                )
+            };
             match &p.patch_set_name {
-                None => errs.push(required(&pp, "must be specified when type is patchSet")),
+                None => errs.push(required(&pp(), "must be specified when type is patchSet")),
                 Some(n) if !input.patch_sets.iter().any(|s| &s.name == n) => errs.push(invalid(
-                    &pp,
+                    &pp(),
                     n,
                     "patchSetName must be the name of a declared patchSet",
                 )),

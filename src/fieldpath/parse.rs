@@ -50,6 +50,12 @@ fn unexpected(c: char, pos: usize) -> LexError {
 
 /// Go's `strings.Trim(s, "'\"")`: every leading and trailing quote goes, paired or not.
 fn trim_quotes(s: &str) -> &str {
+    let quote = |b: Option<&u8>| matches!(b, Some(b'\'' | b'"'));
+    let b = s.as_bytes();
+    // Most names have no quotes at either end: no trimming to do.
+    if !quote(b.first()) && !quote(b.last()) {
+        return s;
+    }
     s.trim_matches(|c| c == '\'' || c == '"')
 }
 
@@ -86,11 +92,13 @@ fn lex(input: &str) -> Result<Vec<Segment>, LexError> {
     loop {
         // Field state: scan to the next delimiter.
         let start = pos;
-        let delim = bytes[pos..]
-            .iter()
-            .position(|b| matches!(b, b']' | b'[' | b'.'))
-            .map(|i| pos + i);
-        let Some(at) = delim else {
+        // A loop by hand: the module is built for size, which would leave
+        // a `position` closure a call per byte.
+        let mut at = pos;
+        while at < len && !matches!(bytes[at], b']' | b'[' | b'.') {
+            at += 1;
+        }
+        if at == len {
             if start < len {
                 push(&mut segments, field(&input[start..]))?;
             }

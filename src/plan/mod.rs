@@ -33,27 +33,29 @@ pub(crate) fn read_request(text: &str) -> Result<Request> {
 
 fn with_kept_composition(text: &str) -> Option<Result<Request>> {
     // A kept Composition is recognised by its text where the member's value
-    // starts, so its span is never walked.
+    // starts, so its span is never walked; one seen first is read there, so
+    // its text is walked once.
     let mut kept = None;
     let span = locate::composition(text, |at| {
-        let (len, c) = cache::get_at(at)?;
-        kept = Some(c);
+        if let Some((len, c)) = cache::get_at(at) {
+            kept = Some((c.0, Some(c.1)));
+            return Some(len);
+        }
+        // One level down in the request: the same depth limit as reading it whole.
+        let (v, len) = read::read_prefix(at, Numbers::Kubernetes, MAX_DEPTH - 1).ok()?;
+        v.as_object()?;
+        kept = Some((Arc::new(v), None));
         Some(len)
     })?;
-    let composition_text = text.get(span.clone())?;
-    let kept = match kept {
-        // Seen before: this render compiles the plan to keep, or runs the kept one.
-        Some((composition, compiled)) => (composition, Some(compiled)),
-        // First sight: the render decodes its own plan, as a one-off request's does.
-        None => {
-            // One level down in the request: the same depth limit as reading it whole.
-            let v = read::read(composition_text, Numbers::Kubernetes, MAX_DEPTH - 1).ok()?;
-            v.as_object()?;
-            let v = Arc::new(v);
-            cache::put(composition_text, (Arc::clone(&v), Arc::default()));
-            (v, None)
-        }
-    };
+    // Seen before: this render compiles the plan to keep, or runs the kept one.
+    // First sight: the render decodes its own plan, as a one-off request's does.
+    let kept = kept?;
+    if kept.1.is_none() {
+        cache::put(
+            text.get(span.clone())?,
+            (Arc::clone(&kept.0), Arc::default()),
+        );
+    }
     // The rest of the request, read around the Composition's span as if it were `null`.
     let doc = read::read_skipping(text, Numbers::Kubernetes, MAX_DEPTH, span).ok()?;
     Some(Request::from_value_with(doc, Some(kept)))

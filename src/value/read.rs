@@ -70,6 +70,36 @@ pub(crate) fn read_skipping(
     max_depth: usize,
     skip: Range<usize>,
 ) -> Result<Value, Fault> {
+    let (v, mut i) = value_at(text, numbers, max_depth, skip)?;
+    let b = text.as_bytes();
+    while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(i) {
+        i += 1;
+    }
+    if i < b.len() {
+        return Err(Fault::Syntax(i));
+    }
+    Ok(v)
+}
+
+/// Reads the one JSON value at the start of `text` (no whitespace before it)
+/// and says where it ends, without looking at the text after it: a request's
+/// Composition is read where the walk over the request finds it.
+pub(crate) fn read_prefix(
+    text: &str,
+    numbers: Numbers,
+    max_depth: usize,
+) -> Result<(Value, usize), Fault> {
+    value_at(text, numbers, max_depth, usize::MAX..usize::MAX)
+}
+
+/// The value after any whitespace at the start of `text`, and where it ends.
+#[inline(never)]
+fn value_at(
+    text: &str,
+    numbers: Numbers,
+    max_depth: usize,
+    skip: Range<usize>,
+) -> Result<(Value, usize), Fault> {
     let mut r = Reader {
         b: text.as_bytes(),
         text,
@@ -78,11 +108,19 @@ pub(crate) fn read_skipping(
         skip,
     };
     let v = r.document(max_depth)?;
-    r.ws();
-    if r.i < r.b.len() {
-        return Err(Fault::Syntax(r.i));
+    Ok((v, r.i))
+}
+
+/// The items of a closing container, from `start` on the shared stack, at
+/// their exact size: `split_off` moves them in one copy where collecting a
+/// drain moves them one by one (but at 0 it hands over the whole buffer).
+fn tail<T>(stack: &mut Vec<T>, start: usize) -> Vec<T> {
+    if start == 0 {
+        #[allow(clippy::drain_collect)] // `take` would hand over the whole buffer too
+        stack.drain(..).collect()
+    } else {
+        stack.split_off(start)
     }
-    Ok(v)
 }
 
 /// Bytes that end a plain run in a string literal.
@@ -213,11 +251,9 @@ impl Reader<'_> {
                     (Some(b']'), Open::Array(_)) | (Some(b'}'), Open::Object(..)) => {
                         self.i += 1;
                         v = match stack.pop() {
-                            Some(Open::Array(start)) => {
-                                Value::Array(items.drain(start..).collect())
-                            }
+                            Some(Open::Array(start)) => Value::Array(tail(&mut items, start)),
                             Some(Open::Object(start, _)) => {
-                                Value::Object(Map::from_unsorted(members.drain(start..).collect()))
+                                Value::Object(Map::from_unsorted(tail(&mut members, start)))
                             }
                             None => Value::Null,
                         };
@@ -422,6 +458,19 @@ mod tests {
             read("[1, 2.0]", Numbers::Kubernetes, 4),
             Ok(Value::Array(vec![Value::Int(1), Value::Float(2.0)]))
         );
+    }
+
+    #[test]
+    fn a_prefix_ends_where_its_value_does() {
+        let at =
+            |s: &str| read_prefix(s, Numbers::Kubernetes, 4).map(|(v, end)| (v.to_json(), end));
+        assert_eq!(
+            at(r#"{"b":[1,"}"],"a":{}} ,"x":tru"#),
+            Ok((r#"{"a":{},"b":[1,"}"]}"#.to_owned(), 20))
+        );
+        assert_eq!(at("[[[[1]]]]]"), Ok(("[[[[1]]]]".to_owned(), 9)));
+        assert_eq!(at(r#"{"a":1"#), Err(Fault::Syntax(6)));
+        assert_eq!(at("[[[[[1]]]]]"), Err(Fault::Depth(4)));
     }
 
     #[test]
