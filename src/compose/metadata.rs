@@ -219,9 +219,10 @@ fn add_controller_reference(cd: &mut Value, owner: &Owner) -> Result<()> {
     let Some(m) = metadata_mut(cd) else {
         return Ok(());
     };
-    let refs = m.get_or_insert_with("ownerReferences", || Value::Array(Vec::new()));
+    // Room for the reference about to be pushed.
+    let refs = m.get_or_insert_with("ownerReferences", || Value::Array(Vec::with_capacity(1)));
     if !matches!(refs, Value::Array(_)) {
-        *refs = Value::Array(Vec::new());
+        *refs = Value::Array(Vec::with_capacity(1));
     }
     let Value::Array(list) = refs else {
         return Ok(());
