@@ -53,8 +53,11 @@ fn class(layout: Layout) -> Option<usize> {
     if layout.align() > MAX_ALIGN {
         return None;
     }
-    let n = layout.size().max(layout.align()).max(1 << MIN_SHIFT);
-    let c = (usize::BITS - (n - 1).leading_zeros() - MIN_SHIFT) as usize;
+    // The low bits set round every size up to the smallest class without a
+    // comparison (a zero size wraps to the largest and is refused).
+    let n = layout.size().max(layout.align());
+    let c = (usize::BITS - (n.wrapping_sub(1) | ((1 << MIN_SHIFT) - 1)).leading_zeros() - MIN_SHIFT)
+        as usize;
     (c < CLASSES).then_some(c)
 }
 

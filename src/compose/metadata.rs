@@ -52,7 +52,13 @@ pub(crate) fn set_meta_str(obj: &mut Value, key: &str, value: &str) {
 
 /// Merges string entries into `metadata.labels` / `metadata.annotations`.
 fn add_entries(obj: &mut Value, map: &str, entries: &[(&str, &str)]) {
-    let Some(m) = metadata_mut(obj) else { return };
+    if let Some(m) = metadata_mut(obj) {
+        add_to(m, map, entries);
+    }
+}
+
+/// [`add_entries`] into a `metadata` object already found.
+fn add_to(m: &mut Map, map: &str, entries: &[(&str, &str)]) {
     let target = m.get_or_insert_with(map, || Value::Object(Map::new()));
     if !matches!(target, Value::Object(_)) {
         *target = Value::Object(Map::new());
@@ -176,19 +182,24 @@ pub(crate) fn render(cd: &mut Value, owner: &Owner, name: Option<&str>) -> Resul
             ),
         ));
     }
-    set_meta_str(cd, "generateName", &owner.generate_name);
-    if let Some(n) = name {
-        add_entries(cd, "annotations", &[(ANNOTATION_RESOURCE_NAME, n)]);
+    // One lookup of `metadata` for every write below (a `metadata` that is
+    // not an object takes none of them).
+    if let Some(m) = metadata_mut(cd) {
+        // Never empty: the prefix is not, and a '-' follows it.
+        m.set("generateName", owner.generate_name.as_str().into());
+        if let Some(n) = name {
+            add_to(m, "annotations", &[(ANNOTATION_RESOURCE_NAME, n)]);
+        }
+        add_to(
+            m,
+            "labels",
+            &[
+                (LABEL_COMPOSITE, &owner.prefix),
+                (LABEL_CLAIM_NAME, &owner.claim_name),
+                (LABEL_CLAIM_NAMESPACE, &owner.claim_namespace),
+            ],
+        );
     }
-    add_entries(
-        cd,
-        "labels",
-        &[
-            (LABEL_COMPOSITE, &owner.prefix),
-            (LABEL_CLAIM_NAME, &owner.claim_name),
-            (LABEL_CLAIM_NAMESPACE, &owner.claim_namespace),
-        ],
-    );
     add_controller_reference(cd, owner).map_err(|e| e.wrap("cannot set controller reference"))
 }
 
@@ -219,9 +230,10 @@ fn add_controller_reference(cd: &mut Value, owner: &Owner) -> Result<()> {
     let Some(m) = metadata_mut(cd) else {
         return Ok(());
     };
-    let refs = m.get_or_insert_with("ownerReferences", || Value::Array(Vec::new()));
+    // Room for the reference about to be pushed.
+    let refs = m.get_or_insert_with("ownerReferences", || Value::Array(Vec::with_capacity(1)));
     if !matches!(refs, Value::Array(_)) {
-        *refs = Value::Array(Vec::new());
+        *refs = Value::Array(Vec::with_capacity(1));
     }
     let Value::Array(list) = refs else {
         return Ok(());

@@ -353,12 +353,25 @@ fn composite_readiness(st: &State<'_>) -> (bool, Option<String>) {
     (ready, message)
 }
 
-/// The object Crossplane reads after applying `desired` over `observed`
-/// (a JSON merge patch: objects merge, `null` deletes, the rest replaces).
+/// [`applied_members`] with every member.
+#[cfg(test)]
 pub(crate) fn applied<'v>(observed: Option<&Value>, desired: &'v Value) -> Cow<'v, Value> {
+    applied_members(observed, desired, None)
+}
+
+/// The object Crossplane reads after applying `desired` over `observed`
+/// (a JSON merge patch: objects merge, `null` deletes, the rest replaces),
+/// holding only the top-level members named in `only` (all when `None`):
+/// what is read of it through those members reads the same, and the members
+/// nothing reads are neither merged nor copied.
+pub(crate) fn applied_members<'v>(
+    observed: Option<&Value>,
+    desired: &'v Value,
+    only: Option<&[&str]>,
+) -> Cow<'v, Value> {
     match observed {
         None => Cow::Borrowed(desired),
-        Some(o) => Cow::Owned(merge_patched(o, desired)),
+        Some(o) => Cow::Owned(merge_patched(o, desired, only)),
     }
 }
 
@@ -366,7 +379,7 @@ pub(crate) fn applied<'v>(observed: Option<&Value>, desired: &'v Value) -> Cow<'
 /// members are taken from whichever side wins, so nothing `patch` replaces
 /// is copied first, and both sides are walked in key order, so no member is
 /// looked up or inserted into the middle of a map.
-fn merge_patched(target: &Value, patch: &Value) -> Value {
+fn merge_patched(target: &Value, patch: &Value, only: Option<&[&str]>) -> Value {
     let Value::Object(p) = patch else {
         return patch.clone();
     };
@@ -377,9 +390,18 @@ fn merge_patched(target: &Value, patch: &Value) -> Value {
     };
     let mut out = Vec::with_capacity(t.len().max(p.len()));
     let (mut ti, mut pi) = (t.iter().peekable(), p.iter().peekable());
+    let skip = |k: &str| only.is_some_and(|keys| !keys.contains(&k));
     loop {
         let order = match (ti.peek(), pi.peek()) {
             (None, None) => break,
+            (Some((tk, _)), _) if skip(tk) => {
+                ti.next();
+                continue;
+            }
+            (_, Some((pk, _))) if skip(pk) => {
+                pi.next();
+                continue;
+            }
             (Some(_), None) => Ordering::Less,
             (None, Some(_)) => Ordering::Greater,
             (Some((tk, _)), Some((pk, _))) => tk.cmp(pk),
@@ -394,14 +416,14 @@ fn merge_patched(target: &Value, patch: &Value) -> Value {
                 if let Some((k, v)) = pi.next()
                     && !v.is_null()
                 {
-                    out.push((k.clone(), merge_patched(&Value::Null, v)));
+                    out.push((k.clone(), merge_patched(&Value::Null, v, None)));
                 }
             }
             Ordering::Equal => {
                 if let (Some((k, tv)), Some((_, v))) = (ti.next(), pi.next())
                     && !v.is_null()
                 {
-                    out.push((k.clone(), merge_patched(tv, v)));
+                    out.push((k.clone(), merge_patched(tv, v, None)));
                 }
             }
         }
@@ -472,6 +494,15 @@ mod tests {
                 let mut want = o.clone();
                 merge_patch(&mut want, &d);
                 assert_eq!(*applied(Some(&o), &d), want, "{o:?} {d:?}");
+                // Restricted to some members, it holds exactly those of the whole.
+                for only in [&["a", "zz"][..], &["b"], &[]] {
+                    let mut part = want.clone();
+                    if let Value::Object(m) = &mut part {
+                        m.retain(|k, _| only.contains(&k.as_str()));
+                    }
+                    let got = super::applied_members(Some(&o), &d, Some(only));
+                    assert_eq!(*got, part, "{o:?} {d:?} {only:?}");
+                }
             }
         }
     }

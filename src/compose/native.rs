@@ -12,7 +12,7 @@ use crate::value::Value;
 
 use super::input::{ObservedResource, PtInput, Request, Template};
 use super::output::Rendered;
-use super::{State, applied, fatal, metadata, validate};
+use super::{State, applied_members, fatal, metadata, validate};
 
 const SEM: Semantics = Semantics::Native;
 
@@ -111,7 +111,8 @@ fn after_apply(
     let request = st.request;
     let observed_entry = observed_for(request, &st.xr, t, ti);
     let observed = observed_entry.map(|o| &o.resource);
-    let live = applied(observed, desired);
+    let read = applied_reads(t, patches);
+    let live = applied_members(observed, desired, read.as_deref());
     for (i, p) in patches.iter().enumerate() {
         if !p.kind.writes_composite() {
             continue;
@@ -171,6 +172,41 @@ fn after_apply(
         ))
         .with_resource(t.name.as_str())
     })
+}
+
+/// The top-level members of the applied resource that its ToComposite
+/// patches, connection details and readiness checks can read: the first
+/// segment of each path they read, and `status` for conditions. `None` (all
+/// of them) when a path does not start with a member name.
+fn applied_reads<'t>(t: &'t Template, patches: &[&'t Patch]) -> Option<Vec<&'t str>> {
+    let mut keys = vec!["status"];
+    for p in patches.iter().filter(|p| p.kind.writes_composite()) {
+        if let Some(from) = &p.from_field_path {
+            keys.push(first_member(from)?);
+        }
+        for v in p.combine.iter().flat_map(|c| &c.variables) {
+            keys.push(first_member(v)?);
+        }
+    }
+    for d in &t.connection_details {
+        if let Some(path) = &d.from_field_path {
+            keys.push(first_member(path)?);
+        }
+    }
+    for c in &t.readiness_checks {
+        if let Some(path) = &c.field_path {
+            keys.push(first_member(path)?);
+        }
+    }
+    Some(keys)
+}
+
+/// The member a field path reads first, as the lexer reads it: the text up
+/// to the first delimiter, quotes trimmed; `None` when that text is empty.
+fn first_member(path: &str) -> Option<&str> {
+    let end = path.find(['.', '[', ']']).unwrap_or(path.len());
+    let field = path.get(..end).filter(|f| !f.is_empty())?;
+    Some(field.trim_matches(['\'', '"']))
 }
 
 /// `spec.environment.patches[i]`: XR → environment or environment → XR, fatal on error.
@@ -426,4 +462,45 @@ fn observed_for<'r>(
             && field(&o.resource, "kind") == field(r, "kind")
             && field(&o.resource, "apiVersion") == field(r, "apiVersion")
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_member;
+    use crate::fieldpath::{FieldPath, Segment};
+
+    /// The member named first is the field path parser's first segment.
+    #[test]
+    fn first_member_is_the_first_parsed_segment() {
+        for p in [
+            "status.atProvider.id",
+            "status",
+            "spec[a.b]",
+            "'spec'.x",
+            "\"spec\"[0]",
+            "''.x",
+            "a'b.c",
+            "*.x",
+            "0.x",
+            "[status].x",
+            ".x",
+            "",
+            "]x",
+        ] {
+            let parsed = FieldPath::parse(p).ok();
+            let first = parsed.as_ref().and_then(|f| f.segments().first());
+            match first_member(p) {
+                Some(m) => {
+                    if let Some(s) = first {
+                        assert_eq!(s, &Segment::Field(m.to_owned()), "{p}");
+                    }
+                }
+                // Only paths that do not start with a field fall back.
+                None => assert!(
+                    !matches!(first, Some(Segment::Field(_))) || p.starts_with('['),
+                    "{p}"
+                ),
+            }
+        }
+    }
 }

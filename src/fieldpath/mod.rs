@@ -198,6 +198,10 @@ pub(crate) fn merge_value(
 /// and every patch asks this of its target path.
 pub(crate) fn has_index_wildcard(path: &str) -> bool {
     let b = path.as_bytes();
+    // Nearly every path holds no `*`: one `memchr` settles those.
+    if !b.contains(&b'*') {
+        return false;
+    }
     b.iter()
         .enumerate()
         .any(|(i, &c)| c == b'*' && i > 0 && b[i - 1] == b'[' && b.get(i + 1) == Some(&b']'))

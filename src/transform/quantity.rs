@@ -51,7 +51,10 @@ pub(crate) fn parse_approximate_f64(s: &str) -> Result<f64, &'static str> {
     if precision >= 0 {
         scale -= p.denom.len() as i64;
         if scale >= NANO {
-            let shifted = format!("{}{}", p.num, p.denom);
+            // Joined by hand: `format!` costs a formatter pass per call.
+            let mut shifted = String::with_capacity(p.num.len() + p.denom.len());
+            shifted.push_str(p.num);
+            shifted.push_str(p.denom);
             let value: i64 = shifted.parse().map_err(|_| ERR_NUMERIC)?;
             if let Some(result) = value.checked_mul(mantissa) {
                 let result = if p.positive { result } else { -result };

@@ -58,7 +58,11 @@ impl Map {
     }
 
     /// The value of `key`.
+    ///
+    /// One call for every reader: inlined into each of them, the search cost
+    /// the module tens of kilobytes and saved no instructions.
     #[must_use]
+    #[inline(never)]
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.find(key).ok().map(|i| &self.entries[i].1)
     }
