@@ -1,8 +1,8 @@
 //! A transform's regexp, kept with its plan: compiled when a render first
 //! reaches it, and matched without the regex engine when it is a plain
-//! anchored literal or the text it last answered for.
+//! anchored literal.
 
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
 use super::regex::{self, Compiled};
 use crate::semantics::Semantics;
@@ -12,29 +12,12 @@ use crate::semantics::Semantics;
 /// Compiling stays where it always happened (the first time the transform
 /// reaches the pattern, so a broken pattern fails only then); a kept plan
 /// then reuses the compiled form on every later render.
+#[derive(Clone)]
 pub(super) struct Pattern {
     text: String,
     sem: Semantics,
     /// The compiled form, and whether the pattern is a plain anchored literal.
     compiled: OnceLock<(Compiled, bool)>,
-    /// The last text `is_match` ran on and its answer: a kept plan matches
-    /// the same XR fields render after render, and a match is a function of
-    /// the text alone.
-    last: Mutex<(String, bool)>,
-}
-
-/// Texts longer than this are matched without being remembered.
-const MAX_REMEMBERED: usize = 256;
-
-impl Clone for Pattern {
-    fn clone(&self) -> Self {
-        Pattern {
-            text: self.text.clone(),
-            sem: self.sem,
-            compiled: self.compiled.clone(),
-            last: Mutex::default(),
-        }
-    }
 }
 
 impl Pattern {
@@ -43,7 +26,6 @@ impl Pattern {
             text: text.to_owned(),
             sem,
             compiled: OnceLock::new(),
-            last: Mutex::default(),
         }
     }
 
@@ -64,7 +46,6 @@ impl Pattern {
             Ok(re) => Ok(Matcher {
                 re,
                 prefix: literal.then(|| self.text.get(1..).unwrap_or_default()),
-                last: &self.last,
             }),
             Err(e) => Err(e.clone()),
         }
@@ -76,29 +57,15 @@ pub(super) struct Matcher<'p> {
     re: &'p regex_lite::Regex,
     /// The literal a plain anchored pattern (`^us-`) requires the text to start with.
     prefix: Option<&'p str>,
-    last: &'p Mutex<(String, bool)>,
 }
 
 impl Matcher<'_> {
     /// Go's `MatchString`.
     pub(super) fn is_match(&self, s: &str) -> bool {
-        if let Some(p) = self.prefix {
-            return s.starts_with(p);
+        match self.prefix {
+            Some(p) => s.starts_with(p),
+            None => self.re.is_match(s),
         }
-        // An empty remembered text answers nothing: it is never stored.
-        let Ok(mut last) = self.last.try_lock() else {
-            return self.re.is_match(s);
-        };
-        if !s.is_empty() && last.0 == s {
-            return last.1;
-        }
-        let hit = self.re.is_match(s);
-        if s.len() <= MAX_REMEMBERED {
-            last.0.clear();
-            last.0.push_str(s);
-            last.1 = hit;
-        }
-        hit
     }
 
     /// Go's `FindStringSubmatch`: `None` when nothing matches.
