@@ -167,6 +167,7 @@ impl Reader<'_> {
     }
 
     /// `"key":` of an object member.
+    #[inline(always)]
     fn key(&mut self) -> Result<String, Fault> {
         self.ws();
         if self.peek() != Some(b'"') {
