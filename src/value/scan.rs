@@ -36,14 +36,17 @@ pub(crate) fn find(
     word: impl Fn(u64) -> u64,
 ) -> Option<usize> {
     let mut i = from;
-    while let Some(Ok(w)) = b.get(i..i + 8).map(<[u8; 8]>::try_from) {
-        let flags = word(u64::from_le_bytes(w)) & TOPS;
+    // Exact chunks: no bounds check per word (a `get` of each word costs one).
+    let mut words = b.get(from..)?.chunks_exact(8);
+    for w in words.by_ref() {
+        let w = u64::from_le_bytes(w.try_into().unwrap_or_default());
+        let flags = word(w) & TOPS;
         if flags != 0 {
             return Some(i + (flags.trailing_zeros() / 8) as usize);
         }
         i += 8;
     }
-    let rest = b.get(i..)?;
+    let rest = words.remainder();
     rest.iter().position(|&c| set[c as usize]).map(|n| i + n)
 }
 
