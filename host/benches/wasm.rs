@@ -3,7 +3,9 @@
 //! `XPRENDER_WASM` names the module (scripts/bench.sh builds it with `--profile wasm` and
 //! `wasm-opt -Oz`, as shipped). Two figures per workload: a render on a fresh instance (what
 //! the CLI does for every render) and a render on a live instance (the engine's own speed),
-//! both under the host's own wasmtime configuration.
+//! both under the host's own wasmtime configuration. `XPRENDER_BENCH_EPOCHS=0` turns off
+//! its epoch interruption (the deadline's checks at every call and loop), to compare with
+//! figures measured without it.
 
 use std::hint::black_box;
 
@@ -93,6 +95,9 @@ fn wasm(c: &mut Criterion) {
     // functions (build the module with its name section kept: no `--strip-debug`).
     // One live instance per workload, and a fresh one beside it.
     let mut config = config::config(2);
+    if std::env::var("XPRENDER_BENCH_EPOCHS").is_ok_and(|v| v == "0") {
+        config.epoch_interruption(false);
+    }
     if std::env::var_os("XPRENDER_PERFMAP").is_some() {
         config.profiler(wasmtime::ProfilingStrategy::PerfMap);
     }
