@@ -1081,25 +1081,9 @@ fn limit(n: usize, at: &At<'_>) -> Result<()> {
 // Shape checking.
 
 /// A member; JSON `null` counts as absent, as Go's decoder treats it for pointers.
-///
-/// The objects decoded here have a few members each, looked up by many
-/// names that are mostly absent: a scan that compares lengths first rejects
-/// most members without a byte compare (wasm's `memcmp` goes a byte at a time).
 #[inline(never)]
 pub(crate) fn member<'a>(m: &'a Map, key: &str) -> Option<&'a Value> {
-    let found = if m.len() <= 8 {
-        let mut found = None;
-        for (k, v) in m {
-            if k.len() == key.len() && k == key {
-                found = Some(v);
-                break;
-            }
-        }
-        found
-    } else {
-        m.get(key)
-    };
-    found.filter(|v| !v.is_null())
+    m.get(key).filter(|v| !v.is_null())
 }
 
 /// Typed access that fails with the field path and the Go type found.

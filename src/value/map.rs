@@ -64,6 +64,13 @@ impl Map {
     #[must_use]
     #[inline(never)]
     pub fn get(&self, key: &str) -> Option<&Value> {
+        // A small object is scanned: most of its keys differ from `key` in
+        // length, which rejects them without a byte compare (wasm's `memcmp`
+        // goes a byte at a time), where a binary search compares bytes at
+        // every step.
+        if self.entries.len() <= 8 {
+            return self.entries.iter().find(|(k, _)| k == key).map(|(_, v)| v);
+        }
         self.find(key).ok().map(|i| &self.entries[i].1)
     }
 
