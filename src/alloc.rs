@@ -1,4 +1,5 @@
-//! The wasm builds' global allocator: power-of-two size classes over linear memory.
+//! The wasm builds' global allocator: power-of-two size classes over linear
+//! memory; and their byte comparison (`memcmp`), a word at a time.
 //!
 //! A render makes thousands of small, short-lived allocations (every key and
 //! string of the request) and frees them all at the end. std's dlmalloc spent
@@ -149,4 +150,51 @@ unsafe impl GlobalAlloc for SizeClasses {
             moved
         }
     }
+}
+
+/// Byte comparison for the module, eight bytes at a time.
+///
+/// The builtin `memcmp` compares a byte per loop turn, and wasmtime's epoch
+/// interruption adds a check to every turn; map lookups compare keys through it
+/// on every patch. The result's sign is that of the first differing byte.
+#[unsafe(no_mangle)]
+#[inline(never)]
+pub(crate) unsafe extern "C" fn memcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
+    let mut i = 0;
+    while i + 8 <= n {
+        // SAFETY: the caller guarantees `n` readable bytes behind both pointers.
+        let (x, y) = unsafe {
+            (
+                a.add(i).cast::<u64>().read_unaligned(),
+                b.add(i).cast::<u64>().read_unaligned(),
+            )
+        };
+        if x != y {
+            // Little-endian words: the first differing byte is the lowest, so
+            // compare the byte-swapped words.
+            return if x.swap_bytes() < y.swap_bytes() {
+                -1
+            } else {
+                1
+            };
+        }
+        i += 8;
+    }
+    while i < n {
+        // SAFETY: as above.
+        let (x, y) = unsafe { (*a.add(i), *b.add(i)) };
+        if x != y {
+            return i32::from(x) - i32::from(y);
+        }
+        i += 1;
+    }
+    0
+}
+
+/// Equality-only comparison, which LLVM emits for `==` on byte slices.
+#[unsafe(no_mangle)]
+#[inline(never)]
+pub(crate) unsafe extern "C" fn bcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
+    // SAFETY: the caller's guarantee is passed on.
+    unsafe { memcmp(a, b, n) }
 }
