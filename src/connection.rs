@@ -1,7 +1,7 @@
 //! Connection details: extraction from composed resources and aggregation for the composite.
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::fieldpath;
+use crate::fieldpath::{self, Path};
 use crate::semantics::Semantics;
 use crate::value::Value;
 
@@ -15,7 +15,7 @@ pub(crate) struct Detail {
     pub(crate) kind: String,
     pub(crate) name: Option<String>,
     pub(crate) from_connection_secret_key: Option<String>,
-    pub(crate) from_field_path: Option<String>,
+    pub(crate) from_field_path: Option<Path<'static>>,
     pub(crate) value: Option<String>,
 }
 
@@ -63,7 +63,7 @@ pub(crate) fn extract(
                     return Err(not_set(kind, "fromFieldPath"));
                 };
                 // Missing or unreadable fields are skipped silently.
-                if let Ok(v) = fieldpath::get_value(obj, path, sem) {
+                if let Some(v) = fieldpath::find_at(obj, path, sem) {
                     if v.check_finite().is_err() {
                         continue;
                     }

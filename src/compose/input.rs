@@ -1040,7 +1040,7 @@ fn decode_detail(d: Dec, v: &Value, at: &At<'_>, sem: Semantics) -> Result<Detai
         kind: d.opt_str(m, "type", at)?.unwrap_or("").to_owned(),
         name: own(d.opt_str(m, "name", at)?),
         from_connection_secret_key: own(d.opt_str(m, "fromConnectionSecretKey", at)?),
-        from_field_path: own(d.opt_str(m, "fromFieldPath", at)?),
+        from_field_path: own(d.opt_str(m, "fromFieldPath", at)?).map(Path::owned),
         value: own(d.opt_str(m, "value", at)?),
     };
     if sem == Semantics::Native {

@@ -93,6 +93,14 @@ impl<'a> Path<'a> {
         }
     }
 
+    /// A path that owns `text`.
+    pub(crate) fn owned(text: String) -> Path<'static> {
+        Path {
+            text: Cow::Owned(text),
+            parsed: OnceLock::new(),
+        }
+    }
+
     /// The path owning its text, to be kept with its Composition.
     pub(crate) fn into_owned(self) -> Path<'static> {
         Path {
@@ -122,6 +130,11 @@ impl PartialEq for Path<'_> {
     fn eq(&self, other: &Path<'_>) -> bool {
         self.text == other.text
     }
+}
+
+/// The value at a kept path, or `None` where [`get_value_at`] would fail.
+pub(crate) fn find_at<'a>(obj: &'a Value, path: &Path<'_>, sem: Semantics) -> Option<&'a Value> {
+    paved::find(obj, path.parsed().ok()?.segments(), sem)
 }
 
 /// `GetValue` at a kept path: as [`get_value`].

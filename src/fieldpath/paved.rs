@@ -19,15 +19,32 @@ fn err(kind: ErrorKind, prefix: &[Segment], what: &str) -> Error {
 
 /// `getValue`: walks `segments` from `obj`. No segments yields `null`.
 pub(super) fn get<'a>(obj: &'a Value, segments: &[Segment], sem: Semantics) -> Result<&'a Value> {
+    walk(obj, segments, sem, err)
+}
+
+/// The value `get` finds, or `None` where it fails; for callers that drop
+/// the error, which is then never written.
+pub(super) fn find<'a>(obj: &'a Value, segments: &[Segment], sem: Semantics) -> Option<&'a Value> {
+    walk(obj, segments, sem, |_, _, _| ()).ok()
+}
+
+/// `get`'s walk, failing with `fail(kind, path so far, what)`.
+#[inline(always)]
+fn walk<'a, E>(
+    obj: &'a Value,
+    segments: &[Segment],
+    sem: Semantics,
+    fail: impl FnOnce(ErrorKind, &[Segment], &str) -> E,
+) -> std::result::Result<&'a Value, E> {
     let mut it = obj;
     for (i, s) in segments.iter().enumerate() {
         it = match s {
             Segment::Index(idx) => {
                 let Value::Array(a) = it else {
-                    return Err(err(ErrorKind::Render, &segments[..i], ": not an array"));
+                    return Err(fail(ErrorKind::Render, &segments[..i], ": not an array"));
                 };
                 let Some(v) = a.get(*idx as usize) else {
-                    return Err(err(
+                    return Err(fail(
                         ErrorKind::NotFound,
                         &segments[..=i],
                         ": no such element",
@@ -39,18 +56,22 @@ pub(super) fn get<'a>(obj: &'a Value, segments: &[Segment], sem: Semantics) -> R
                 Value::Object(m) => match m.get(name) {
                     Some(v) => v,
                     None => {
-                        return Err(err(ErrorKind::NotFound, &segments[..=i], ": no such field"));
+                        return Err(fail(
+                            ErrorKind::NotFound,
+                            &segments[..=i],
+                            ": no such field",
+                        ));
                     }
                 },
                 // crossplane-runtime v1.16 made a null parent "not found".
                 Value::Null if sem.null_intermediate_not_found() => {
-                    return Err(err(
+                    return Err(fail(
                         ErrorKind::NotFound,
                         &segments[..i],
                         ": expected map, got nil",
                     ));
                 }
-                _ => return Err(err(ErrorKind::Render, &segments[..i], ": not an object")),
+                _ => return Err(fail(ErrorKind::Render, &segments[..i], ": not an object")),
             },
         };
     }
