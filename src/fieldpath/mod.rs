@@ -146,6 +146,23 @@ pub(crate) fn get_value_at<'a>(
     paved::get(obj, path.parsed()?.segments(), sem).map_err(|e| e.with_field_path(&*path.text))
 }
 
+/// As [`get_value_at`], but a missing value is a `NotFound` error without a
+/// message or path, for a patch that skips a miss unseen (Optional, untraced):
+/// a status not yet observed is missed on every render until it is.
+pub(crate) fn get_value_at_quiet<'a>(
+    obj: &'a Value,
+    path: &Path<'_>,
+    sem: Semantics,
+) -> Result<&'a Value> {
+    paved::get_quiet(obj, path.parsed()?.segments(), sem).map_err(|e| {
+        if e.is_not_found() {
+            e
+        } else {
+            e.with_field_path(&*path.text)
+        }
+    })
+}
+
 /// `MergeValue` at a kept path: as [`merge_value`].
 pub(crate) fn merge_value_at(
     obj: &mut Value,
@@ -270,5 +287,43 @@ mod tests {
             format!("{e:#}"),
             "cannot parse path \"a..b\": unexpected '.' at position 2\n  field path: a..b"
         );
+    }
+
+    /// The quiet and error-free readers find what `get_value_at` finds and
+    /// fail where it fails; only a miss loses its message.
+    #[test]
+    fn quiet_reads_agree_with_the_full_read() {
+        let obj = Value::from_json(r#"{"a":{"b":[1,{"c":null}],"n":null,"s":"x"}}"#).unwrap();
+        for sem in [Semantics::Native, Semantics::Function] {
+            for text in [
+                "a.b[1].c",
+                "a.b[0]",
+                "a.b[2]",
+                "a.x",
+                "a.s.t",
+                "a.s[0]",
+                "a.n.x",
+                "a.b.c",
+                "",
+                "a..b",
+                "a.b[1].c.d",
+            ] {
+                let path = Path::new(text);
+                let full = get_value_at(&obj, &path, sem);
+                let quiet = get_value_at_quiet(&obj, &path, sem);
+                assert_eq!(
+                    find_at(&obj, &path, sem),
+                    full.as_ref().ok().copied(),
+                    "{text}"
+                );
+                match (&full, &quiet) {
+                    (Err(f), Err(q)) if f.is_not_found() => {
+                        assert!(q.is_not_found(), "{text}");
+                        assert_eq!(q.message(), "", "{text}");
+                    }
+                    _ => assert_eq!(full, quiet, "{text}"),
+                }
+            }
+        }
     }
 }

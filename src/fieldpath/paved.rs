@@ -19,59 +19,57 @@ fn err(kind: ErrorKind, prefix: &[Segment], what: &str) -> Error {
 
 /// `getValue`: walks `segments` from `obj`. No segments yields `null`.
 pub(super) fn get<'a>(obj: &'a Value, segments: &[Segment], sem: Semantics) -> Result<&'a Value> {
-    walk(obj, segments, sem, err)
+    walk(obj, segments, sem).map_err(|(kind, n, what)| err(kind, &segments[..n], what))
 }
 
 /// The value `get` finds, or `None` where it fails; for callers that drop
 /// the error, which is then never written.
 pub(super) fn find<'a>(obj: &'a Value, segments: &[Segment], sem: Semantics) -> Option<&'a Value> {
-    walk(obj, segments, sem, |_, _, _| ()).ok()
+    walk(obj, segments, sem).ok()
 }
 
-/// `get`'s walk, failing with `fail(kind, path so far, what)`.
-#[inline(always)]
-fn walk<'a, E>(
+/// As `get`, but a missing value is a `NotFound` error without a message:
+/// for callers that skip a miss without reading why.
+pub(super) fn get_quiet<'a>(
     obj: &'a Value,
     segments: &[Segment],
     sem: Semantics,
-    fail: impl FnOnce(ErrorKind, &[Segment], &str) -> E,
-) -> std::result::Result<&'a Value, E> {
+) -> Result<&'a Value> {
+    walk(obj, segments, sem).map_err(|(kind, n, what)| match kind {
+        ErrorKind::NotFound => Error::new(kind, String::new()),
+        _ => err(kind, &segments[..n], what),
+    })
+}
+
+/// `get`'s walk; a failure is the error's kind, how many segments its path
+/// names and what went wrong, from which `err` writes the error.
+fn walk<'a>(
+    obj: &'a Value,
+    segments: &[Segment],
+    sem: Semantics,
+) -> std::result::Result<&'a Value, (ErrorKind, usize, &'static str)> {
     let mut it = obj;
     for (i, s) in segments.iter().enumerate() {
         it = match s {
             Segment::Index(idx) => {
                 let Value::Array(a) = it else {
-                    return Err(fail(ErrorKind::Render, &segments[..i], ": not an array"));
+                    return Err((ErrorKind::Render, i, ": not an array"));
                 };
                 let Some(v) = a.get(*idx as usize) else {
-                    return Err(fail(
-                        ErrorKind::NotFound,
-                        &segments[..=i],
-                        ": no such element",
-                    ));
+                    return Err((ErrorKind::NotFound, i + 1, ": no such element"));
                 };
                 v
             }
             Segment::Field(name) => match it {
                 Value::Object(m) => match m.get(name) {
                     Some(v) => v,
-                    None => {
-                        return Err(fail(
-                            ErrorKind::NotFound,
-                            &segments[..=i],
-                            ": no such field",
-                        ));
-                    }
+                    None => return Err((ErrorKind::NotFound, i + 1, ": no such field")),
                 },
                 // crossplane-runtime v1.16 made a null parent "not found".
                 Value::Null if sem.null_intermediate_not_found() => {
-                    return Err(fail(
-                        ErrorKind::NotFound,
-                        &segments[..i],
-                        ": expected map, got nil",
-                    ));
+                    return Err((ErrorKind::NotFound, i, ": expected map, got nil"));
                 }
-                _ => return Err(fail(ErrorKind::Render, &segments[..i], ": not an object")),
+                _ => return Err((ErrorKind::Render, i, ": not an object")),
             },
         };
     }

@@ -28,14 +28,21 @@ pub(super) fn apply(
         return Err(render("combine patch types require at least one variable"));
     }
     let mut vars = Vec::with_capacity(c.variables.len());
+    let quiet = super::quiet_miss(p, trace.as_deref());
     for path in &c.variables {
-        match fieldpath::get_value_at(from, path, sem) {
+        let read = if quiet {
+            fieldpath::get_value_at_quiet(from, path, sem)
+        } else {
+            fieldpath::get_value_at(from, path, sem)
+        };
+        match read {
             Ok(v) => {
                 if let Some(t) = trace.as_deref_mut() {
                     t.read(path, v);
                 }
                 vars.push(v.clone());
             }
+            Err(e) if quiet && e.is_not_found() => return Err(e),
             Err(e) => {
                 // One missing variable skips (or fails) the whole patch: no partial formatting.
                 if let Some(t) = trace.as_deref_mut() {

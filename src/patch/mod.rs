@@ -190,6 +190,12 @@ pub(crate) fn apply(
     }
 }
 
+/// Whether a missing source may be reported without its message: every
+/// caller skips an Optional patch's miss, and only a trace reads why.
+fn quiet_miss(p: &Patch, trace: Option<&PatchTrace>) -> bool {
+    trace.is_none() && p.policy.optional()
+}
+
 /// The FromFieldPath-style algorithm shared by the four field-path types.
 fn apply_field_path(
     p: &Patch,
@@ -209,8 +215,15 @@ fn apply_field_path(
     let from_path: &str = from;
     let to = p.to_field_path.as_ref().unwrap_or(from);
     let to_path: &str = to;
-    let input = match fieldpath::get_value_at(from_obj, from, sem) {
+    let quiet = quiet_miss(p, trace.as_deref());
+    let read = if quiet {
+        fieldpath::get_value_at_quiet(from_obj, from, sem)
+    } else {
+        fieldpath::get_value_at(from_obj, from, sem)
+    };
+    let input = match read {
         Ok(v) => v.clone(),
+        Err(e) if quiet && e.is_not_found() => return Err(e),
         Err(e) => {
             if let Some(t) = trace.as_deref_mut() {
                 t.read_failed(from_path, &e);
