@@ -44,6 +44,11 @@ pub(crate) struct Transform {
     /// The decoded config, or the error `Resolve` returns before a
     /// sub-transform runs.
     op: Result<Op>,
+    /// The semantics whose up-front validation the transform as written
+    /// passes (`validate::passes`), found while decoding it: `None` when it
+    /// fails or was not decoded that far (validation then reads it again, for
+    /// its error).
+    sound: Option<Semantics>,
 }
 
 /// The transform types there are.
@@ -62,18 +67,29 @@ impl Transform {
     /// Decodes one entry of a patch's `transforms` list for `sem`.
     pub(crate) fn decode(t: &Value, sem: Semantics) -> Transform {
         let kind = t.get("type").and_then(Value::as_str).unwrap_or("");
+        let (op, sound) = match decode(t, sem) {
+            Ok((op, sound)) => (Ok(op), sound.then_some(sem)),
+            Err(e) => (Err(e), None),
+        };
         Transform {
             kind: KINDS
                 .into_iter()
                 .find(|k| *k == kind)
                 .map_or_else(|| Cow::Owned(kind.to_owned()), Cow::Borrowed),
-            op: decode(t, sem),
+            op,
+            sound,
         }
     }
 
     /// The `type` as written.
     pub(crate) fn kind(&self) -> &str {
         &self.kind
+    }
+
+    /// Whether the transform passes `sem`'s up-front validation, as known
+    /// from decoding it for `sem`: `false` also when that is not known.
+    pub(crate) fn passes(&self, sem: Semantics) -> bool {
+        self.sound == Some(sem)
     }
 }
 
@@ -110,8 +126,9 @@ pub(crate) fn run(
     Ok(value)
 }
 
-/// `Resolve`'s reading of a transform: the `type` and its config block.
-fn decode(t: &Value, sem: Semantics) -> Result<Op> {
+/// `Resolve`'s reading of a transform: the `type` and its config block,
+/// and whether the transform passes `sem`'s validation (`validate::passes`).
+fn decode(t: &Value, sem: Semantics) -> Result<(Op, bool)> {
     // Go decodes a null list entry as the zero Transform (no type).
     static EMPTY: Map = Map::new();
     let obj = match t {
@@ -146,13 +163,14 @@ fn decode(t: &Value, sem: Semantics) -> Result<Op> {
             )));
         }
     };
-    Ok(match kind {
+    let op = match kind {
         "map" => Op::Map(map::Config::decode(cfg)),
         "match" => Op::Match(matches::Config::decode(cfg, sem)),
         "math" => Op::Math(math::Config::decode(cfg, sem)),
         "string" => Op::String(string::Config::decode(cfg, sem)),
         _ => Op::Convert(convert::Config::decode(cfg)),
-    })
+    };
+    Ok((op, validate::passes(kind, cfg, sem)))
 }
 
 /// One transform (`Resolve` upstream): the decoding error, if any, or the
