@@ -814,10 +814,12 @@ fn decode_patches<'a>(d: Dec, m: &'a Map, at: &At<'_>, sem: Semantics) -> Result
         return Ok(Vec::new());
     };
     limit(ps.len(), at)?;
-    ps.iter()
-        .enumerate()
-        .map(|(i, p)| decode_patch(d, p, &At::Item(at, "patches", i), sem))
-        .collect()
+    // At its final size: collecting results would grow it, moving every patch.
+    let mut out = Vec::with_capacity(ps.len());
+    for (i, p) in ps.iter().enumerate() {
+        out.push(decode_patch(d, p, &At::Item(at, "patches", i), sem)?);
+    }
+    Ok(out)
 }
 
 /// The members of a patch that its decoding reads.
