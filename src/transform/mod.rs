@@ -39,7 +39,7 @@ pub(crate) const MAX_OUTPUT_BYTES: usize = 64 << 20;
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Transform {
     /// The `type` as written (`""` when it is not a string), for the error
-    /// envelope and the trace; a known type is not copied.
+    /// envelope and the trace; a type decoded is not copied.
     kind: Cow<'static, str>,
     /// The decoded config, or the error `Resolve` returns before a
     /// sub-transform runs.
@@ -66,18 +66,20 @@ enum Op {
 impl Transform {
     /// Decodes one entry of a patch's `transforms` list for `sem`.
     pub(crate) fn decode(t: &Value, sem: Semantics) -> Transform {
-        let kind = t.get("type").and_then(Value::as_str).unwrap_or("");
-        let (op, sound) = match decode(t, sem) {
-            Ok((op, sound)) => (Ok(op), sound.then_some(sem)),
-            Err(e) => (Err(e), None),
-        };
-        Transform {
-            kind: KINDS
-                .into_iter()
-                .find(|k| *k == kind)
-                .map_or_else(|| Cow::Owned(kind.to_owned()), Cow::Borrowed),
-            op,
-            sound,
+        match decode(t, sem) {
+            Ok((kind, op, sound)) => Transform {
+                kind: Cow::Borrowed(kind),
+                op: Ok(op),
+                sound: sound.then_some(sem),
+            },
+            Err(e) => {
+                let kind = t.get("type").and_then(Value::as_str).unwrap_or("");
+                Transform {
+                    kind: Cow::Owned(kind.to_owned()),
+                    op: Err(e),
+                    sound: None,
+                }
+            }
         }
     }
 
@@ -128,7 +130,7 @@ pub(crate) fn run(
 
 /// `Resolve`'s reading of a transform: the `type` and its config block,
 /// and whether the transform passes `sem`'s validation (`validate::passes`).
-fn decode(t: &Value, sem: Semantics) -> Result<(Op, bool)> {
+fn decode(t: &Value, sem: Semantics) -> Result<(&'static str, Op, bool)> {
     // Go decodes a null list entry as the zero Transform (no type).
     static EMPTY: Map = Map::new();
     let obj = match t {
@@ -141,13 +143,13 @@ fn decode(t: &Value, sem: Semantics) -> Result<(Op, bool)> {
             )));
         }
     };
-    let kind = opt_str(obj, "type", "Transform")?.unwrap_or("");
-    if !KINDS.contains(&kind) {
+    let written = opt_str(obj, "type", "Transform")?.unwrap_or("");
+    let Some(kind) = KINDS.into_iter().find(|k| *k == written) else {
         return Err(Error::new(
             ErrorKind::Render,
-            format!("transform type {kind} is not supported"),
+            format!("transform type {written} is not supported"),
         ));
-    }
+    };
     let cfg = match obj.get(kind) {
         Some(Value::Object(m)) => m,
         None | Some(Value::Null) => {
@@ -170,7 +172,7 @@ fn decode(t: &Value, sem: Semantics) -> Result<(Op, bool)> {
         "string" => Op::String(string::Config::decode(cfg, sem)),
         _ => Op::Convert(convert::Config::decode(cfg)),
     };
-    Ok((op, validate::passes(kind, cfg, sem)))
+    Ok((kind, op, validate::passes(kind, cfg, sem)))
 }
 
 /// One transform (`Resolve` upstream): the decoding error, if any, or the
