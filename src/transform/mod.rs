@@ -65,20 +65,26 @@ enum Op {
 
 impl Transform {
     /// Decodes one entry of a patch's `transforms` list for `sem`.
-    pub(crate) fn decode(t: &Value, sem: Semantics) -> Transform {
+    /// Also says whether it lacks a type the Composition CRD would default
+    /// (`lacks_default`), natively.
+    fn decode(t: &Value, sem: Semantics) -> (Transform, bool) {
         match decode(t, sem) {
-            Ok((kind, op, sound)) => Transform {
-                kind: Cow::Borrowed(kind),
-                op: Ok(op),
-                sound: sound.then_some(sem),
-            },
+            Ok((kind, op, sound, lacks)) => (
+                Transform {
+                    kind: Cow::Borrowed(kind),
+                    op: Ok(op),
+                    sound: sound.then_some(sem),
+                },
+                lacks,
+            ),
             Err(e) => {
                 let kind = t.get("type").and_then(Value::as_str).unwrap_or("");
-                Transform {
+                let t = Transform {
                     kind: Cow::Owned(kind.to_owned()),
                     op: Err(e),
                     sound: None,
-                }
+                };
+                (t, false)
             }
         }
     }
@@ -97,10 +103,36 @@ impl Transform {
 
 /// Decodes a patch's `transforms` list (as written) for `sem`.
 pub(crate) fn decode_all(transforms: &[Value], sem: Semantics) -> Vec<Transform> {
-    transforms
-        .iter()
-        .map(|t| Transform::decode(t, sem))
-        .collect()
+    decode_list(transforms, sem).0
+}
+
+/// Decodes a patch's `transforms` list (as written) for `sem`, and says
+/// whether natively one of them lacks a type the Composition CRD defaults
+/// (`string.type`, `math.type`, a match pattern's `type`): found where the
+/// decoder has each config block in hand.
+pub(crate) fn decode_list(transforms: &[Value], sem: Semantics) -> (Vec<Transform>, bool) {
+    let mut out = Vec::with_capacity(transforms.len());
+    let mut lacks = false;
+    for t in transforms {
+        let (t, l) = Transform::decode(t, sem);
+        out.push(t);
+        lacks |= l;
+    }
+    (out, lacks)
+}
+
+/// Whether a config block of `kind` lacks a type the Composition CRD would
+/// default (absent or null counts as lacking).
+fn lacks_default(kind: &str, cfg: &Map) -> bool {
+    let untyped = |b: &Map| b.get("type").is_none_or(Value::is_null);
+    match kind {
+        "string" | "math" => untyped(cfg),
+        "match" => match cfg.get("patterns") {
+            Some(Value::Array(ps)) => ps.iter().any(|p| p.as_object().is_some_and(untyped)),
+            _ => false,
+        },
+        _ => false,
+    }
 }
 
 /// Runs `transforms` in order on `input`.
@@ -129,8 +161,9 @@ pub(crate) fn run(
 }
 
 /// `Resolve`'s reading of a transform: the `type` and its config block,
-/// and whether the transform passes `sem`'s validation (`validate::passes`).
-fn decode(t: &Value, sem: Semantics) -> Result<(&'static str, Op, bool)> {
+/// whether the transform passes `sem`'s validation (`validate::passes`) and
+/// whether it lacks a type natively defaulted (`lacks_default`).
+fn decode(t: &Value, sem: Semantics) -> Result<(&'static str, Op, bool, bool)> {
     // Go decodes a null list entry as the zero Transform (no type).
     static EMPTY: Map = Map::new();
     let obj = match t {
@@ -172,7 +205,8 @@ fn decode(t: &Value, sem: Semantics) -> Result<(&'static str, Op, bool)> {
         "string" => Op::String(string::Config::decode(cfg, sem)),
         _ => Op::Convert(convert::Config::decode(cfg)),
     };
-    Ok((kind, op, validate::passes(kind, cfg, sem)))
+    let lacks = sem == Semantics::Native && lacks_default(kind, cfg);
+    Ok((kind, op, validate::passes(kind, cfg, sem), lacks))
 }
 
 /// One transform (`Resolve` upstream): the decoding error, if any, or the
