@@ -84,7 +84,13 @@ pub(super) fn field(s: &str) -> Segment {
 fn lex(input: &str) -> Result<Vec<Segment>, LexError> {
     let bytes = input.as_bytes();
     let len = bytes.len();
-    let mut segments = Vec::new();
+    // Room for the segments most paths have, taken at once rather than by
+    // the first push's growth.
+    let mut segments = if len == 0 {
+        Vec::new()
+    } else {
+        Vec::with_capacity(4)
+    };
     let push = |segments: &mut Vec<Segment>, s: Segment| {
         if segments.len() >= MAX_SEGMENTS {
             return Err(LexError::TooManySegments);
