@@ -814,10 +814,12 @@ fn decode_patches<'a>(d: Dec, m: &'a Map, at: &At<'_>, sem: Semantics) -> Result
         return Ok(Vec::new());
     };
     limit(ps.len(), at)?;
-    ps.iter()
-        .enumerate()
-        .map(|(i, p)| decode_patch(d, p, &At::Item(at, "patches", i), sem))
-        .collect()
+    // At its final size: collecting results would grow it, moving every patch.
+    let mut out = Vec::with_capacity(ps.len());
+    for (i, p) in ps.iter().enumerate() {
+        out.push(decode_patch(d, p, &At::Item(at, "patches", i), sem)?);
+    }
+    Ok(out)
 }
 
 /// The members of a patch that its decoding reads.
@@ -850,20 +852,23 @@ fn decode_patch<'a>(d: Dec, v: &'a Value, at: &At<'_>, sem: Semantics) -> Result
         None => None,
         Some(c) => Some(decode_combine(d, c, &At::Key(at, "combine"))?),
     };
-    let written = d.array_of(ts, "transforms", at)?;
-    let transforms: Cow<'a, [Value]> = match written {
-        None => Cow::Borrowed(&[]),
+    // Decoded from the list as written: the CRD defaults are the ones each
+    // transform applies natively when its type is unset. Decoding says
+    // whether the list validated needs them.
+    let (transforms, pipeline): (Cow<'a, [Value]>, _) = match d.array_of(ts, "transforms", at)? {
+        None => (Cow::Borrowed(&[]), Vec::new()),
         Some(ts) => {
             limit(ts.len(), at)?;
             for (i, t) in ts.iter().enumerate() {
                 d.object(t, &At::Item(at, "transforms", i))?;
             }
-            if sem == Semantics::Native && ts.iter().any(needs_defaults) {
+            let (pipeline, lacks_defaults) = transform::decode_list(ts, sem);
+            if lacks_defaults {
                 let mut owned = ts.to_vec();
                 owned.iter_mut().for_each(transform_defaults);
-                Cow::Owned(owned)
+                (Cow::Owned(owned), pipeline)
             } else {
-                Cow::Borrowed(ts)
+                (Cow::Borrowed(ts), pipeline)
             }
         }
     };
@@ -888,9 +893,6 @@ fn decode_patch<'a>(d: Dec, v: &'a Value, at: &At<'_>, sem: Semantics) -> Result
             }
         }
     };
-    // Decoded from the list as written: the CRD defaults are the ones each
-    // transform applies natively when its type is unset.
-    let pipeline = transform::decode_all(written.unwrap_or_default(), sem);
     Ok(Patch {
         kind,
         from_field_path: from_field_path.map(Path::new),
@@ -929,28 +931,6 @@ fn decode_combine<'a>(d: Dec, c: &'a Map, cat: &At<'_>) -> Result<Combine<'a>> {
         strategy,
         string_fmt,
     })
-}
-
-/// Whether a transform lacks a type the Composition CRD would default.
-fn needs_defaults(t: &Value) -> bool {
-    let unset = |block: Option<&Value>| {
-        block
-            .and_then(Value::as_object)
-            .is_some_and(|b| member(b, "type").is_none())
-    };
-    let Some(t) = t.as_object() else {
-        return false;
-    };
-    match member(t, "type").and_then(Value::as_str) {
-        Some("string") => unset(member(t, "string")),
-        Some("math") => unset(member(t, "math")),
-        Some("match") => member(t, "match")
-            .and_then(Value::as_object)
-            .and_then(|m| member(m, "patterns"))
-            .and_then(Value::as_array)
-            .is_some_and(|ps| ps.iter().any(|p| unset(Some(p)))),
-        _ => false,
-    }
 }
 
 /// The Composition CRD's transform defaults (`string.type: Format`,

@@ -12,6 +12,7 @@ use crate::go::quote;
 use crate::patch::policy::valid_to_field_path;
 use crate::patch::{Patch, PatchType};
 use crate::readiness::Check;
+use crate::semantics::Semantics;
 use crate::value::Value;
 
 use super::input::{PtInput, Template};
@@ -307,8 +308,21 @@ fn native_patch(p: &Patch, path: &dyn Display) -> Result<(), FieldError> {
             return Err(invalid(&format!("{path}.type"), t, "unknown patch type"));
         }
     }
+    // Read again from the list, for their errors, only when decoding found
+    // a transform that fails (or a list it did not decode one for one).
+    if sound(p, Semantics::Native) {
+        return Ok(());
+    }
     native_string_types(&p.transforms, path)?;
     transforms(&p.transforms, path, true)
+}
+
+/// Whether decoding `p` for `sem` found each of its transforms to pass
+/// `sem`'s validation. The decoded transforms are those written and the
+/// validated ones carry the CRD defaults, which native validation assumes
+/// anyway: its verdict is the same on both.
+fn sound(p: &Patch, sem: Semantics) -> bool {
+    p.pipeline.len() == p.transforms.len() && p.pipeline.iter().all(|t| t.passes(sem))
 }
 
 /// Crossplane v1.14 knows five string transform types; `Join` (v1.15) and
@@ -576,7 +590,9 @@ fn fn_patch(p: &Patch, path: &dyn Display, in_set: bool) -> Result<(), FieldErro
             return Err(invalid(&format!("{path}.type"), t, "unknown patch type"));
         }
     }
-    transforms(&p.transforms, path, false)?;
+    if !sound(p, Semantics::Function) {
+        transforms(&p.transforms, path, false)?;
+    }
     if let Some(tp) = &p.policy.to_field_path
         && !valid_to_field_path(tp)
     {

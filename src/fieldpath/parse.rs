@@ -4,11 +4,15 @@ use std::fmt::Write as _;
 
 use super::{FieldPath, Segment};
 use crate::error::{Error, ErrorKind, Result};
+use crate::value::scan;
 
 /// Longest path accepted, in bytes; far beyond any real Kubernetes field.
 pub(crate) const MAX_PATH_BYTES: usize = 16 * 1024;
 /// Most segments accepted: bounds the depth a write can create.
 pub(crate) const MAX_SEGMENTS: usize = 512;
+
+/// The bytes that end a field.
+const DELIMITERS: [bool; 256] = scan::byte_set(false, b".[]");
 
 /// The field name that stands for every member or element.
 pub(crate) const WILDCARD: &str = "*";
@@ -80,7 +84,13 @@ pub(super) fn field(s: &str) -> Segment {
 fn lex(input: &str) -> Result<Vec<Segment>, LexError> {
     let bytes = input.as_bytes();
     let len = bytes.len();
-    let mut segments = Vec::new();
+    // Room for the segments most paths have, taken at once rather than by
+    // the first push's growth.
+    let mut segments = if len == 0 {
+        Vec::new()
+    } else {
+        Vec::with_capacity(4)
+    };
     let push = |segments: &mut Vec<Segment>, s: Segment| {
         if segments.len() >= MAX_SEGMENTS {
             return Err(LexError::TooManySegments);
@@ -92,12 +102,11 @@ fn lex(input: &str) -> Result<Vec<Segment>, LexError> {
     loop {
         // Field state: scan to the next delimiter.
         let start = pos;
-        // A loop by hand: the module is built for size, which would leave
-        // a `position` closure a call per byte.
-        let mut at = pos;
-        while at < len && !matches!(bytes[at], b']' | b'[' | b'.') {
-            at += 1;
-        }
+        // A word at a time: fields run for several bytes between delimiters.
+        let at = scan::find(bytes, pos, &DELIMITERS, |w| {
+            scan::eq(w, b'.') | scan::eq(w, b'[') | scan::eq(w, b']')
+        })
+        .unwrap_or(len);
         if at == len {
             if start < len {
                 push(&mut segments, field(&input[start..]))?;

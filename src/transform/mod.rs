@@ -39,11 +39,16 @@ pub(crate) const MAX_OUTPUT_BYTES: usize = 64 << 20;
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Transform {
     /// The `type` as written (`""` when it is not a string), for the error
-    /// envelope and the trace; a known type is not copied.
+    /// envelope and the trace; a type decoded is not copied.
     kind: Cow<'static, str>,
     /// The decoded config, or the error `Resolve` returns before a
     /// sub-transform runs.
     op: Result<Op>,
+    /// The semantics whose up-front validation the transform as written
+    /// passes (`validate::passes`), found while decoding it: `None` when it
+    /// fails or was not decoded that far (validation then reads it again, for
+    /// its error).
+    sound: Option<Semantics>,
 }
 
 /// The transform types there are.
@@ -60,14 +65,27 @@ enum Op {
 
 impl Transform {
     /// Decodes one entry of a patch's `transforms` list for `sem`.
-    pub(crate) fn decode(t: &Value, sem: Semantics) -> Transform {
-        let kind = t.get("type").and_then(Value::as_str).unwrap_or("");
-        Transform {
-            kind: KINDS
-                .into_iter()
-                .find(|k| *k == kind)
-                .map_or_else(|| Cow::Owned(kind.to_owned()), Cow::Borrowed),
-            op: decode(t, sem),
+    /// Also says whether it lacks a type the Composition CRD would default
+    /// (`lacks_default`), natively.
+    fn decode(t: &Value, sem: Semantics) -> (Transform, bool) {
+        match decode(t, sem) {
+            Ok((kind, op, sound, lacks)) => (
+                Transform {
+                    kind: Cow::Borrowed(kind),
+                    op: Ok(op),
+                    sound: sound.then_some(sem),
+                },
+                lacks,
+            ),
+            Err(e) => {
+                let kind = t.get("type").and_then(Value::as_str).unwrap_or("");
+                let t = Transform {
+                    kind: Cow::Owned(kind.to_owned()),
+                    op: Err(e),
+                    sound: None,
+                };
+                (t, false)
+            }
         }
     }
 
@@ -75,14 +93,46 @@ impl Transform {
     pub(crate) fn kind(&self) -> &str {
         &self.kind
     }
+
+    /// Whether the transform passes `sem`'s up-front validation, as known
+    /// from decoding it for `sem`: `false` also when that is not known.
+    pub(crate) fn passes(&self, sem: Semantics) -> bool {
+        self.sound == Some(sem)
+    }
 }
 
 /// Decodes a patch's `transforms` list (as written) for `sem`.
 pub(crate) fn decode_all(transforms: &[Value], sem: Semantics) -> Vec<Transform> {
-    transforms
-        .iter()
-        .map(|t| Transform::decode(t, sem))
-        .collect()
+    decode_list(transforms, sem).0
+}
+
+/// Decodes a patch's `transforms` list (as written) for `sem`, and says
+/// whether natively one of them lacks a type the Composition CRD defaults
+/// (`string.type`, `math.type`, a match pattern's `type`): found where the
+/// decoder has each config block in hand.
+pub(crate) fn decode_list(transforms: &[Value], sem: Semantics) -> (Vec<Transform>, bool) {
+    let mut out = Vec::with_capacity(transforms.len());
+    let mut lacks = false;
+    for t in transforms {
+        let (t, l) = Transform::decode(t, sem);
+        out.push(t);
+        lacks |= l;
+    }
+    (out, lacks)
+}
+
+/// Whether a config block of `kind` lacks a type the Composition CRD would
+/// default (absent or null counts as lacking).
+fn lacks_default(kind: &str, cfg: &Map) -> bool {
+    let untyped = |b: &Map| b.get("type").is_none_or(Value::is_null);
+    match kind {
+        "string" | "math" => untyped(cfg),
+        "match" => match cfg.get("patterns") {
+            Some(Value::Array(ps)) => ps.iter().any(|p| p.as_object().is_some_and(untyped)),
+            _ => false,
+        },
+        _ => false,
+    }
 }
 
 /// Runs `transforms` in order on `input`.
@@ -110,8 +160,10 @@ pub(crate) fn run(
     Ok(value)
 }
 
-/// `Resolve`'s reading of a transform: the `type` and its config block.
-fn decode(t: &Value, sem: Semantics) -> Result<Op> {
+/// `Resolve`'s reading of a transform: the `type` and its config block,
+/// whether the transform passes `sem`'s validation (`validate::passes`) and
+/// whether it lacks a type natively defaulted (`lacks_default`).
+fn decode(t: &Value, sem: Semantics) -> Result<(&'static str, Op, bool, bool)> {
     // Go decodes a null list entry as the zero Transform (no type).
     static EMPTY: Map = Map::new();
     let obj = match t {
@@ -124,13 +176,13 @@ fn decode(t: &Value, sem: Semantics) -> Result<Op> {
             )));
         }
     };
-    let kind = opt_str(obj, "type", "Transform")?.unwrap_or("");
-    if !KINDS.contains(&kind) {
+    let written = opt_str(obj, "type", "Transform")?.unwrap_or("");
+    let Some(kind) = KINDS.into_iter().find(|k| *k == written) else {
         return Err(Error::new(
             ErrorKind::Render,
-            format!("transform type {kind} is not supported"),
+            format!("transform type {written} is not supported"),
         ));
-    }
+    };
     let cfg = match obj.get(kind) {
         Some(Value::Object(m)) => m,
         None | Some(Value::Null) => {
@@ -146,13 +198,15 @@ fn decode(t: &Value, sem: Semantics) -> Result<Op> {
             )));
         }
     };
-    Ok(match kind {
+    let op = match kind {
         "map" => Op::Map(map::Config::decode(cfg)),
         "match" => Op::Match(matches::Config::decode(cfg, sem)),
         "math" => Op::Math(math::Config::decode(cfg, sem)),
         "string" => Op::String(string::Config::decode(cfg, sem)),
         _ => Op::Convert(convert::Config::decode(cfg)),
-    })
+    };
+    let lacks = sem == Semantics::Native && lacks_default(kind, cfg);
+    Ok((kind, op, validate::passes(kind, cfg, sem), lacks))
 }
 
 /// One transform (`Resolve` upstream): the decoding error, if any, or the

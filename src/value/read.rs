@@ -174,7 +174,12 @@ impl Reader<'_> {
             return Err(Fault::Syntax(self.i));
         }
         let k = self.string()?;
-        self.expect(b':')?;
+        // Compact text has the colon right after the key: no call for it.
+        if self.peek() == Some(b':') {
+            self.i += 1;
+        } else {
+            self.expect(b':')?;
+        }
         Ok(k)
     }
 
