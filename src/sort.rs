@@ -44,6 +44,32 @@ fn permute<T>(items: &mut [T], order: &mut [usize]) {
     }
 }
 
+/// A set of strings in one sorted vector, for the engine's few sets of names seen: a
+/// `BTreeSet` would bring another copy of the B-tree's code into the modules.
+#[derive(Default)]
+pub(crate) struct StrSet<'a>(Vec<&'a str>);
+
+impl<'a> StrSet<'a> {
+    /// Adds `s`; false when it was already there, as `BTreeSet::insert`.
+    pub(crate) fn insert(&mut self, s: &'a str) -> bool {
+        match self.0.binary_search(&s) {
+            Ok(_) => false,
+            Err(i) => {
+                self.0.insert(i, s);
+                true
+            }
+        }
+    }
+
+    pub(crate) fn contains(&self, s: &str) -> bool {
+        self.0.binary_search(&s).is_ok()
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -64,6 +90,15 @@ mod tests {
             sort_by(&mut v, |a, b| a.0.cmp(&b.0));
             assert_eq!(v, want, "length {len}");
         }
+    }
+
+    #[test]
+    fn str_set_keeps_each_string_once() {
+        let mut seen = StrSet::default();
+        assert!(seen.is_empty());
+        assert!(seen.insert("b") && seen.insert("a") && seen.insert("c"));
+        assert!(!seen.insert("a") && !seen.insert("c"));
+        assert!(seen.contains("b") && !seen.contains("d") && !seen.is_empty());
     }
 
     #[test]
