@@ -20,11 +20,51 @@ pub(crate) fn sort_by<T>(items: &mut [T], mut cmp: impl FnMut(&T, &T) -> Orderin
     permute(items, &mut order);
 }
 
-/// `0..n` stably sorted by `cmp` on indices.
+/// `0..n` stably sorted by `cmp` on indices: a bottom-up merge sort, a fraction of the size
+/// of std's driftsort (nothing hot sorts through here), that only copies runs already in order.
 fn sorted_indices(n: usize, cmp: &mut dyn FnMut(usize, usize) -> Ordering) -> Vec<usize> {
     let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| cmp(a, b));
+    let mut merged = order.clone();
+    let mut width = 1;
+    while width < n {
+        for lo in (0..n).step_by(2 * width) {
+            let mid = (lo + width).min(n);
+            let hi = (lo + 2 * width).min(n);
+            merge(&order[lo..hi], mid - lo, &mut merged[lo..hi], cmp);
+        }
+        std::mem::swap(&mut order, &mut merged);
+        width *= 2;
+    }
     order
+}
+
+/// Merges the sorted runs `run[..mid]` and `run[mid..]` into `out`, the left run first among
+/// equals.
+fn merge(
+    run: &[usize],
+    mid: usize,
+    out: &mut [usize],
+    cmp: &mut dyn FnMut(usize, usize) -> Ordering,
+) {
+    let (left, right) = run.split_at(mid);
+    let in_order = match (left.last(), right.first()) {
+        (Some(&l), Some(&r)) => cmp(r, l) != Ordering::Less,
+        _ => true,
+    };
+    if in_order {
+        out.copy_from_slice(run);
+        return;
+    }
+    let (mut l, mut r) = (left.iter().peekable(), right.iter().peekable());
+    for slot in out {
+        let take_right = match (l.peek(), r.peek()) {
+            (Some(&&a), Some(&&b)) => cmp(b, a) == Ordering::Less,
+            (None, _) => true,
+            (_, None) => false,
+        };
+        let next = if take_right { r.next() } else { l.next() };
+        *slot = next.copied().unwrap_or_default();
+    }
 }
 
 /// Rearranges `items` so that position `i` holds what was at `order[i]`, one cycle of the
@@ -41,6 +81,32 @@ fn permute<T>(items: &mut [T], order: &mut [usize]) {
             items.swap(i, j);
             i = j;
         }
+    }
+}
+
+/// A set of strings in one sorted vector, for the engine's few sets of names seen: a
+/// `BTreeSet` would bring another copy of the B-tree's code into the modules.
+#[derive(Default)]
+pub(crate) struct StrSet<'a>(Vec<&'a str>);
+
+impl<'a> StrSet<'a> {
+    /// Adds `s`; false when it was already there, as `BTreeSet::insert`.
+    pub(crate) fn insert(&mut self, s: &'a str) -> bool {
+        match self.0.binary_search(&s) {
+            Ok(_) => false,
+            Err(i) => {
+                self.0.insert(i, s);
+                true
+            }
+        }
+    }
+
+    pub(crate) fn contains(&self, s: &str) -> bool {
+        self.0.binary_search(&s).is_ok()
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.is_empty()
     }
 }
 
@@ -64,6 +130,15 @@ mod tests {
             sort_by(&mut v, |a, b| a.0.cmp(&b.0));
             assert_eq!(v, want, "length {len}");
         }
+    }
+
+    #[test]
+    fn str_set_keeps_each_string_once() {
+        let mut seen = StrSet::default();
+        assert!(seen.is_empty());
+        assert!(seen.insert("b") && seen.insert("a") && seen.insert("c"));
+        assert!(!seen.insert("a") && !seen.insert("c"));
+        assert!(seen.contains("b") && !seen.contains("d") && !seen.is_empty());
     }
 
     #[test]

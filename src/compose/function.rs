@@ -209,11 +209,13 @@ fn environment_patch(st: &mut State<'_>, i: usize, p: &Patch) -> Result<()> {
 
 /// One resource template.
 fn template(st: &mut State<'_>, t: &Template, patches: &[&Patch]) -> Result<()> {
-    // Lend the observed resource out of the state instead of copying it.
-    let observed = st.function.observed.remove(t.name.as_str());
+    // Lend the observed resource out of the state instead of copying it; its slot
+    // stays (nothing else reads it meanwhile), so no member of the map moves.
+    let name = t.name.as_str();
+    let observed = st.function.observed.get_mut(name).map(std::mem::take);
     let res = template_with(st, t, patches, observed.as_ref());
-    if let Some(o) = observed {
-        st.function.observed.insert(t.name.clone(), o);
+    if let (Some(o), Some(slot)) = (observed, st.function.observed.get_mut(name)) {
+        *slot = o;
     }
     res
 }

@@ -6,8 +6,6 @@
 //! its package says what the function is. Without a FUNCTIONS map the step's
 //! input kind (or, for input-less steps, the function name) identifies it.
 
-use std::collections::BTreeMap;
-
 use crate::error::{Error, ErrorKind, Result};
 use crate::go::quote;
 use crate::value::{Map, Value};
@@ -36,8 +34,10 @@ pub(crate) enum Implementation {
 /// `resultSteps`, `includeContext`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct PipelineOptions {
-    /// Function name → package (the FUNCTIONS file); empty: infer from the steps.
-    pub(crate) functions: BTreeMap<String, String>,
+    /// Function name → package (the FUNCTIONS file): the request's object of strings, or
+    /// null; empty or null: infer from the steps. A B-tree of strings would be one more
+    /// copy of the B-tree's code in the modules.
+    pub(crate) functions: Value,
     /// A step whose function cannot run is a warning instead of an error.
     pub(crate) skip_unsupported: bool,
     /// Each result names the pipeline step that produced it.
@@ -47,13 +47,13 @@ pub(crate) struct PipelineOptions {
 }
 
 pub(crate) fn decode_options(d: Dec, m: &Map, at: &At<'_>) -> Result<PipelineOptions> {
-    let mut functions = BTreeMap::new();
+    let mut functions = Value::Null;
     if let Some(f) = d.opt_obj(m, "functions", at)? {
         let fat = At::Key(at, "functions");
         for (name, package) in f {
-            let package = d.string(package, &At::Key(&fat, name))?;
-            functions.insert(name.clone(), package.to_owned());
+            d.string(package, &At::Key(&fat, name))?;
         }
+        functions = m.get("functions").cloned().unwrap_or_default();
     }
     Ok(PipelineOptions {
         functions,
@@ -125,10 +125,10 @@ pub(crate) enum Unsupported {
 /// The function a step runs.
 pub(crate) fn resolve(
     step: StepRef<'_>,
-    functions: &BTreeMap<String, String>,
+    functions: &Value,
 ) -> std::result::Result<Implementation, Unsupported> {
-    if !functions.is_empty() {
-        let Some(package) = functions.get(step.function) else {
+    if functions.as_object().is_some_and(|f| !f.is_empty()) {
+        let Some(package) = functions.get(step.function).and_then(Value::as_str) else {
             return Err(Unsupported::Unknown(Error::new(
                 ErrorKind::Render,
                 format!(
@@ -175,10 +175,7 @@ pub(crate) fn resolve(
 
 /// Whether a Pipeline Composition runs function-environment-configs in one of its steps (then
 /// EnvironmentConfigs are that step's extra resources, as `crossplane render -e` gives them).
-pub(crate) fn runs_environment_configs(
-    composition: &Value,
-    functions: &BTreeMap<String, String>,
-) -> bool {
+pub(crate) fn runs_environment_configs(composition: &Value, functions: &Value) -> bool {
     let spec = composition.get("spec");
     if spec.and_then(|s| s.get("mode")).and_then(Value::as_str) != Some("Pipeline") {
         return false;

@@ -5,7 +5,6 @@
 //! server would have applied; function decoding keeps the input exactly as written.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
 use base64::Engine as _;
@@ -66,10 +65,53 @@ pub(crate) struct ObservedResource {
     pub(crate) connection_details: Details,
 }
 
+/// Observed composed resources by template name, in name order: one sorted vector, as
+/// a B-tree of them would be one more copy of the B-tree's code in the modules.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct ObservedResources(Vec<(String, ObservedResource)>);
+
+impl ObservedResources {
+    /// Sets `name`'s resource; the last of a repeated name wins.
+    fn insert(&mut self, name: String, resource: ObservedResource) {
+        match self.0.binary_search_by(|(n, _)| n.as_str().cmp(&name)) {
+            Ok(i) => {
+                if let Some(slot) = self.0.get_mut(i) {
+                    slot.1 = resource;
+                }
+            }
+            Err(i) => self.0.insert(i, (name, resource)),
+        }
+    }
+
+    pub(crate) fn get(&self, name: &str) -> Option<&ObservedResource> {
+        let i = self
+            .0
+            .binary_search_by(|(n, _)| n.as_str().cmp(name))
+            .ok()?;
+        self.0.get(i).map(|(_, r)| r)
+    }
+
+    pub(crate) fn values(&self) -> impl Iterator<Item = &ObservedResource> {
+        self.0.iter().map(|(_, r)| r)
+    }
+}
+
+impl<'a> IntoIterator for &'a ObservedResources {
+    type Item = (&'a String, &'a ObservedResource);
+    type IntoIter = std::iter::Map<
+        std::slice::Iter<'a, (String, ObservedResource)>,
+        fn(&'a (String, ObservedResource)) -> Self::Item,
+    >;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter().map(|(n, r)| (n, r))
+    }
+}
+
 /// `observed`.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Observed {
-    pub(crate) resources: BTreeMap<String, ObservedResource>,
+    pub(crate) resources: ObservedResources,
     pub(crate) environment: Option<Value>,
 }
 
@@ -109,9 +151,8 @@ impl Request {
         if opts.connection_secret_keys.is_none() {
             opts.connection_secret_keys = r.connection_secret_keys;
         }
-        // Inserted one by one (the last of a repeated name wins, as with `collect`): a
-        // collected BTreeMap would bring its own copy of the stable sort into the module.
-        let mut resources = BTreeMap::new();
+        // Inserted one by one: the last of a repeated name wins, as with `collect`.
+        let mut resources = ObservedResources::default();
         for (name, resource, connection_details) in r.resources {
             resources.insert(
                 name,
@@ -403,7 +444,7 @@ fn decode_observed(d: Dec, v: Value) -> Result<Observed> {
         }
         None => None,
     };
-    let mut resources = BTreeMap::new();
+    let mut resources = ObservedResources::default();
     d.opt_obj(&m, "resources", &at)?;
     if let Some(Value::Object(rs)) = m.remove("resources") {
         let rsat = At::Key(&at, "resources");

@@ -23,7 +23,6 @@ mod wire;
 
 use std::borrow::Cow;
 use std::cmp::Ordering;
-use std::collections::BTreeMap;
 
 use crate::connection::Details;
 use crate::error::{Error, ErrorKind, Result};
@@ -31,7 +30,7 @@ use crate::patch::environment;
 use crate::readiness;
 use crate::semantics::Semantics;
 use crate::trace::PatchTrace;
-use crate::value::Value;
+use crate::value::{Map, Value};
 
 pub(crate) use compiled::Compiled;
 pub use input::Request;
@@ -113,7 +112,7 @@ fn semantics_of(request: &Request) -> Semantics {
 /// The state before any template or step runs: the request's desired state,
 /// the initial environment and the Function context.
 fn initial_state<'r>(request: &'r Request, sem: Semantics, plan: &Plan, xr: Value) -> State<'r> {
-    let mut observed = BTreeMap::new();
+    let mut observed = Map::new();
     if sem == Semantics::Function {
         for (name, o) in &request.observed.resources {
             observed.insert(name.clone(), wire::structured(&o.resource));

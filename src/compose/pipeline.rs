@@ -1,10 +1,9 @@
 //! `spec.mode: Pipeline`: the steps run in order, each seeing the previous
 //! steps' desired state and Function context.
 
-use std::collections::BTreeSet;
-
 use crate::error::{Error, ErrorKind, Result};
 use crate::go::quote;
+use crate::sort::StrSet;
 
 use super::functions::{self, Implementation, Unsupported};
 use super::input::{PT_API_VERSION, Step};
@@ -93,7 +92,7 @@ fn validate(steps: &[Step]) -> Result<()> {
                 .to_owned(),
         );
     }
-    let mut seen = BTreeSet::new();
+    let mut seen = StrSet::default();
     for (i, s) in steps.iter().enumerate() {
         if !seen.insert(s.name.as_str()) {
             errs.push(format!(

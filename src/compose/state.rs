@@ -2,8 +2,6 @@
 //! render shares, what only native or only function semantics track, and
 //! what a pipeline tracks across its steps.
 
-use std::collections::BTreeMap;
-
 use super::context::FnContext;
 use super::input::Request;
 use super::output::{Message, Rendered, Severity};
@@ -12,7 +10,7 @@ use crate::error::Error;
 use crate::patch::Patch;
 use crate::semantics::Semantics;
 use crate::trace::PatchTrace;
-use crate::value::Value;
+use crate::value::{Map, Value};
 
 /// Everything a render accumulates while templates and steps run.
 pub(crate) struct State<'r> {
@@ -52,7 +50,7 @@ pub(crate) struct FunctionState {
     /// The desired XR that ToComposite patches write (status is applied).
     pub(crate) desired_xr: Value,
     /// Observed composed resources with float numbers.
-    pub(crate) observed: BTreeMap<String, Value>,
+    pub(crate) observed: Map,
     /// A new resource was held back by a Required patch.
     pub(crate) held_back: bool,
 }
@@ -189,11 +187,10 @@ impl State<'_> {
 
 /// Each name's position in a list of unique names.
 ///
-/// Kept as integers in the B-tree of values the render state already holds
-/// (`function.observed`): a B-tree of another value type would bring its own copy of the
-/// B-tree code into the core module (about 8 KB).
+/// Kept as integers in the engine's own object map: a B-tree would bring its own copy
+/// of the B-tree code into the modules.
 #[derive(Default)]
-pub(crate) struct Positions(BTreeMap<String, Value>);
+pub(crate) struct Positions(Map);
 
 impl Positions {
     pub(crate) fn of<'a>(names: impl Iterator<Item = &'a String>) -> Positions {

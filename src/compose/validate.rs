@@ -4,7 +4,6 @@
 //! Messages are Kubernetes `field.Error` texts (`<path>: Required value: <detail>`,
 //! `<path>: Invalid value: "<v>": <detail>`), as both engines produce them.
 
-use std::collections::BTreeSet;
 use std::fmt::Display;
 
 use crate::error::{Error, ErrorKind, Result};
@@ -13,6 +12,7 @@ use crate::patch::policy::valid_to_field_path;
 use crate::patch::{Patch, PatchType};
 use crate::readiness::Check;
 use crate::semantics::Semantics;
+use crate::sort::StrSet;
 use crate::value::Value;
 
 use super::input::{PtInput, Template};
@@ -112,7 +112,7 @@ fn child(path: &str, key: &str) -> String {
 /// several de-duplicated in a bracketed, comma-separated list.
 fn aggregate(errs: &[FieldError]) -> String {
     let texts: Vec<String> = errs.iter().map(ToString::to_string).collect();
-    let mut seen = BTreeSet::new();
+    let mut seen = StrSet::default();
     let uniq: Vec<&str> = texts
         .iter()
         .filter(|e| seen.insert(e.as_str()))
@@ -201,7 +201,7 @@ fn patch_set_name_errors(input: &PtInput, base: &str, errs: &mut Vec<FieldError>
 
 /// `validateResources`: names are unique, and all resources are named or none.
 fn name_errors(input: &PtInput, base: &str, errs: &mut Vec<FieldError>) {
-    let mut seen = BTreeSet::new();
+    let mut seen = StrSet::default();
     for (i, r) in input.resources.iter().enumerate() {
         // Written only for an error.
         let np = || format!("{}[{i}].name", child(base, "resources"));

@@ -29,6 +29,12 @@ pub(crate) struct Catalog {
     pub(crate) claim: Option<usize>,
 }
 
+/// The indexes below `n` that `keep` accepts, in order: one copy of the collecting code
+/// for every filter over the documents, where each closure would bring its own.
+pub(crate) fn indexes(n: usize, keep: &mut dyn FnMut(usize) -> bool) -> Vec<usize> {
+    (0..n).filter(|&i| keep(i)).collect()
+}
+
 impl Catalog {
     /// Checks that every document is an object with a kind.
     pub(crate) fn new(docs: Vec<Value>) -> Result<Catalog> {
@@ -55,24 +61,20 @@ impl Catalog {
 
     /// The indexes of documents of a Crossplane kind (`Composition`, `EnvironmentConfig`, ...).
     pub(crate) fn crossplane(&self, kind_name: &str) -> Vec<usize> {
-        (0..self.docs.len())
-            .filter(|&i| is_crossplane(&self.docs[i], kind_name))
-            .collect()
+        indexes(self.docs.len(), &mut |i| {
+            is_crossplane(&self.docs[i], kind_name)
+        })
     }
 
     /// The indexes of `v1` Secrets.
     pub(crate) fn secrets(&self) -> Vec<usize> {
-        (0..self.docs.len())
-            .filter(|&i| is_secret(&self.docs[i]))
-            .collect()
+        indexes(self.docs.len(), &mut |i| is_secret(&self.docs[i]))
     }
 
-    /// Objects that are none of the kinds Crossplane itself defines, nor Secrets.
-    fn plain(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..self.docs.len()).filter(|&i| {
-            let d = &self.docs[i];
-            !is_secret(d) && !is_crossplane_api(d)
-        })
+    /// Whether document `i` is none of the kinds Crossplane itself defines, nor a Secret.
+    fn is_plain(&self, i: usize) -> bool {
+        let d = &self.docs[i];
+        !is_secret(d) && !is_crossplane_api(d)
     }
 
     /// The XR: the one `options.xr` names, else the only object of a type a Composition or the
@@ -101,10 +103,9 @@ impl Catalog {
             ))
             .with_field_path("options.xr"));
         };
-        let found: Vec<usize> = self
-            .plain()
-            .filter(|&i| kind(&self.docs[i]) == k && name_of(&self.docs[i]) == name)
-            .collect();
+        let found = indexes(self.docs.len(), &mut |i| {
+            self.is_plain(i) && kind(&self.docs[i]) == k && name_of(&self.docs[i]) == name
+        });
         match found.as_slice() {
             [one] => Ok(*one),
             [] => Err(invalid(format!(
@@ -143,13 +144,10 @@ impl Catalog {
     pub(crate) fn candidates(&self) -> Vec<usize> {
         let types = self.composite_types();
         let annotated = |i: usize| !annotation(&self.docs[i]).is_empty();
-        let typed: Vec<usize> = self
-            .plain()
-            .filter(|&i| {
-                let d = &self.docs[i];
-                types.iter().any(|(g, k)| *g == group(d) && *k == kind(d))
-            })
-            .collect();
+        let typed = indexes(self.docs.len(), &mut |i| {
+            let d = &self.docs[i];
+            self.is_plain(i) && types.iter().any(|(g, k)| *g == group(d) && *k == kind(d))
+        });
         let unannotated: Vec<usize> = typed.iter().copied().filter(|&i| !annotated(i)).collect();
         if !unannotated.is_empty() {
             return unannotated;
@@ -157,9 +155,11 @@ impl Catalog {
         if !typed.is_empty() {
             return typed;
         }
-        self.plain()
-            .filter(|&i| !annotated(i) && at(&self.docs[i], &["spec", "resourceRef"]).is_none())
-            .collect()
+        indexes(self.docs.len(), &mut |i| {
+            self.is_plain(i)
+                && !annotated(i)
+                && at(&self.docs[i], &["spec", "resourceRef"]).is_none()
+        })
     }
 
     /// (group, kind) of every type a Composition, CompositionRevision or XRD here composes.
@@ -201,8 +201,9 @@ impl Catalog {
     /// A claim bound to the XR (its `spec.resourceRef` names the XR) is used with it.
     pub(crate) fn mark_claim(&mut self, xr: usize) {
         let (k, n) = (kind(&self.docs[xr]), name_of(&self.docs[xr]));
-        let claim = self.plain().find(|&i| {
-            i != xr
+        let claim = (0..self.docs.len()).find(|&i| {
+            self.is_plain(i)
+                && i != xr
                 && str_at(&self.docs[i], &["spec", "resourceRef", "kind"]) == Some(k)
                 && str_at(&self.docs[i], &["spec", "resourceRef", "name"]) == Some(n)
         });

@@ -12,7 +12,7 @@
 use crate::error::Result;
 use crate::value::Value;
 
-use super::classify::{Catalog, Role, at, display, is_crossplane, name_of, str_at};
+use super::classify::{Catalog, Role, at, display, indexes, is_crossplane, name_of, str_at};
 use super::{Choices, invalid, revision};
 
 /// The Composition (or revision, as a Composition) a render uses.
@@ -58,9 +58,7 @@ pub(crate) fn choose(
         let xrd = xrd.map(|i| cat.docs[i].clone());
         let enforced = xrd_ref(xrd.as_ref(), "enforcedCompositionRef");
         let default_ref = xrd_ref(xrd.as_ref(), "defaultCompositionRef");
-        let for_type: Vec<usize> = (0..all.len())
-            .filter(|&i| composite_type(&all[i].value) == xr_type)
-            .collect();
+        let for_type = indexes(all.len(), &mut |i| composite_type(&all[i].value) == xr_type);
         match for_type.as_slice() {
             // Local candidates for a live XR: the references name the cluster's Compositions.
             [one] if choices.local_compositions => (*one, only_one(xr_type)),
@@ -148,14 +146,12 @@ fn pick(
     if let Some(labels) =
         xr_field(xr, &["compositionSelector", "matchLabels"]).and_then(Value::as_object)
     {
-        let matching: Vec<usize> = (0..all.len())
-            .filter(|&i| composite_type(&all[i].value) == xr_type)
-            .filter(|&i| {
-                labels
+        let matching = indexes(all.len(), &mut |i| {
+            composite_type(&all[i].value) == xr_type
+                && labels
                     .iter()
                     .all(|(k, v)| at(&all[i].value, &["metadata", "labels", k]) == Some(v))
-            })
-            .collect();
+        });
         return match matching.as_slice() {
             [one] => Ok((*one, "the XR's compositionSelector".into())),
             [] => Err(invalid(format!(

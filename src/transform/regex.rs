@@ -13,7 +13,6 @@
 //! ASCII under `(?i)` (regex-lite folds ASCII only).
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::semantics::Semantics;
@@ -32,8 +31,10 @@ const MAX_DEPTH: usize = 200;
 /// output (compiling is a pure function of the pattern) and its size is bounded.
 pub(crate) type Compiled = Result<Arc<regex_lite::Regex>, SyntaxError>;
 
+// A list searched in order: a Composition has a few patterns, and a map keyed by
+// (pattern, semantics) would bring its own copy of the B-tree's code into the module.
 thread_local! {
-    static CACHE: RefCell<BTreeMap<(String, bool), Compiled>> = const { RefCell::new(BTreeMap::new()) };
+    static CACHE: RefCell<Vec<(String, bool, Compiled)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Patterns memoised before the memo starts over.
@@ -46,8 +47,14 @@ const MAX_KEPT_PATTERN: usize = 4096;
 /// # Errors
 /// Go's error text, `error parsing regexp: <reason>: `<fragment>``.
 pub(crate) fn compile(pattern: &str, sem: Semantics) -> Compiled {
-    let key = (pattern.to_owned(), sem == Semantics::Function);
-    if let Some(hit) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
+    let function = sem == Semantics::Function;
+    let hit = CACHE.with(|c| {
+        c.borrow()
+            .iter()
+            .find(|(p, f, _)| *f == function && p == pattern)
+            .map(|(_, _, compiled)| compiled.clone())
+    });
+    if let Some(hit) = hit {
         return hit;
     }
     let compiled = compile_uncached(pattern, sem).map(Arc::new);
@@ -59,7 +66,7 @@ pub(crate) fn compile(pattern: &str, sem: Semantics) -> Compiled {
         if c.len() >= CACHE_LIMIT {
             c.clear();
         }
-        c.insert(key, compiled.clone());
+        c.push((pattern.to_owned(), function, compiled.clone()));
     });
     compiled
 }
