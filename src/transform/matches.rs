@@ -99,7 +99,7 @@ fn test(p: &Map, sem: Semantics) -> Result<Test> {
             None => Err(fail("literal is required by type literal")),
         },
         "regexp" => match opt_str(p, "regexp", "MatchTransformPattern")? {
-            Some(pattern) => Ok(Test::Regexp(Pattern::new(pattern, sem))),
+            Some(pattern) => Ok(Test::Regexp(Pattern::test(pattern, sem))),
             None => Err(fail("regexp is required by type regexp")),
         },
         other => Err(fail(format!("unsupported pattern type '{other}'"))),

@@ -16,16 +16,28 @@ use crate::semantics::Semantics;
 pub(super) struct Pattern {
     text: String,
     sem: Semantics,
+    /// Whether its groups capture: a match pattern only asks whether it matches.
+    captures: bool,
     /// The compiled form, and whether the pattern is a plain anchored literal.
     compiled: OnceLock<(Compiled, bool)>,
 }
 
 impl Pattern {
+    /// A pattern whose groups a render reads (string Regexp).
     pub(super) fn new(text: &str, sem: Semantics) -> Self {
         Pattern {
             text: text.to_owned(),
             sem,
+            captures: true,
             compiled: OnceLock::new(),
+        }
+    }
+
+    /// A pattern a render only matches (match transform): see [`regex::compile_test`].
+    pub(super) fn test(text: &str, sem: Semantics) -> Self {
+        Pattern {
+            captures: false,
+            ..Pattern::new(text, sem)
         }
     }
 
@@ -40,7 +52,12 @@ impl Pattern {
     pub(super) fn matcher(&self) -> Result<Matcher<'_>, regex::SyntaxError> {
         let (compiled, literal) = self.compiled.get_or_init(|| {
             let literal = anchored_literal(&self.text).is_some();
-            (regex::compile(&self.text, self.sem), literal)
+            let compile = if self.captures {
+                regex::compile
+            } else {
+                regex::compile_test
+            };
+            (compile(&self.text, self.sem), literal)
         });
         match compiled {
             Ok(re) => Ok(Matcher {
@@ -88,7 +105,7 @@ fn anchored_literal(pattern: &str) -> Option<&str> {
 // Two plans are equal when their patterns are (the compiled form follows from them).
 impl PartialEq for Pattern {
     fn eq(&self, other: &Self) -> bool {
-        self.text == other.text && self.sem == other.sem
+        self.text == other.text && self.sem == other.sem && self.captures == other.captures
     }
 }
 

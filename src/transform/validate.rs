@@ -204,7 +204,8 @@ fn matches(m: &Map, sem: Semantics) -> Check {
                     )
                     .under(&at()));
                 };
-                if super::regex::compile(re, sem).is_err() {
+                // Compiled as the match transform compiles it: once for both.
+                if super::regex::compile_test(re, sem).is_err() {
                     return Err(FieldError::invalid("regexp", re, "invalid regexp").under(&at()));
                 }
             }
