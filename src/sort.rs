@@ -84,30 +84,22 @@ fn permute<T>(items: &mut [T], order: &mut [usize]) {
     }
 }
 
-/// A set of strings in one sorted vector, for the engine's few sets of names seen: a
-/// `BTreeSet` would bring another copy of the B-tree's code into the modules.
-#[derive(Default)]
-pub(crate) struct StrSet<'a>(Vec<&'a str>);
-
-impl<'a> StrSet<'a> {
-    /// Adds `s`; false when it was already there, as `BTreeSet::insert`.
-    pub(crate) fn insert(&mut self, s: &'a str) -> bool {
-        match self.0.binary_search(&s) {
-            Ok(_) => false,
-            Err(i) => {
-                self.0.insert(i, s);
-                true
-            }
+/// For each string, whether an equal one comes before it: one stable sort of the
+/// strings' positions, then a pass over equal neighbours. A set grown one string at a
+/// time would be a B-tree (another copy of its code in the modules) or a sorted vector
+/// (half of it moved per insert, quadratic in the number of names).
+pub(crate) fn repeats(strings: &[&str]) -> Vec<bool> {
+    let order = sorted_indices(strings.len(), &mut |a, b| strings[a].cmp(strings[b]));
+    let mut repeated = vec![false; strings.len()];
+    for pair in order.windows(2) {
+        if let [a, b] = *pair
+            && strings[a] == strings[b]
+        {
+            // Stable: among equal strings the earlier position sorts first.
+            repeated[b] = true;
         }
     }
-
-    pub(crate) fn contains(&self, s: &str) -> bool {
-        self.0.binary_search(&s).is_ok()
-    }
-
-    pub(crate) fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
+    repeated
 }
 
 #[cfg(test)]
@@ -133,12 +125,15 @@ mod tests {
     }
 
     #[test]
-    fn str_set_keeps_each_string_once() {
-        let mut seen = StrSet::default();
-        assert!(seen.is_empty());
-        assert!(seen.insert("b") && seen.insert("a") && seen.insert("c"));
-        assert!(!seen.insert("a") && !seen.insert("c"));
-        assert!(seen.contains("b") && !seen.contains("d") && !seen.is_empty());
+    fn repeats_are_the_strings_seen_before() {
+        let strings = [
+            "b", "a", "b", "c", "a", "a", "", "", "r10", "r1", "r2", "r1",
+        ];
+        let mut seen = std::collections::BTreeSet::new();
+        let want: Vec<bool> = strings.iter().map(|s| !seen.insert(*s)).collect();
+        assert_eq!(repeats(&strings), want);
+        assert!(repeats(&[]).is_empty());
+        assert_eq!(repeats(&["x"]), [false]);
     }
 
     #[test]

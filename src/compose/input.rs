@@ -71,16 +71,19 @@ pub(crate) struct ObservedResource {
 pub(crate) struct ObservedResources(Vec<(String, ObservedResource)>);
 
 impl ObservedResources {
-    /// Sets `name`'s resource; the last of a repeated name wins.
-    fn insert(&mut self, name: String, resource: ObservedResource) {
-        match self.0.binary_search_by(|(n, _)| n.as_str().cmp(&name)) {
-            Ok(i) => {
-                if let Some(slot) = self.0.get_mut(i) {
-                    slot.1 = resource;
-                }
+    /// The resources by name, sorted once: inserted one by one, each would
+    /// move half the vector. The last of a repeated name wins.
+    fn from_unsorted(mut all: Vec<(String, ObservedResource)>) -> ObservedResources {
+        crate::sort::sort_by(&mut all, |a, b| a.0.cmp(&b.0));
+        let mut kept: Vec<(String, ObservedResource)> = Vec::with_capacity(all.len());
+        for item in all {
+            // Stable: of equal names the one given last comes last.
+            match kept.last_mut() {
+                Some(last) if last.0 == item.0 => *last = item,
+                _ => kept.push(item),
             }
-            Err(i) => self.0.insert(i, (name, resource)),
         }
+        ObservedResources(kept)
     }
 
     pub(crate) fn get(&self, name: &str) -> Option<&ObservedResource> {
@@ -152,16 +155,20 @@ impl Request {
             opts.connection_secret_keys = r.connection_secret_keys;
         }
         // Inserted one by one: the last of a repeated name wins, as with `collect`.
-        let mut resources = ObservedResources::default();
-        for (name, resource, connection_details) in r.resources {
-            resources.insert(
-                name,
-                ObservedResource {
-                    resource,
-                    connection_details,
-                },
-            );
-        }
+        let resources = ObservedResources::from_unsorted(
+            r.resources
+                .into_iter()
+                .map(|(name, resource, connection_details)| {
+                    (
+                        name,
+                        ObservedResource {
+                            resource,
+                            connection_details,
+                        },
+                    )
+                })
+                .collect(),
+        );
         Ok(Request {
             xr: r.xr,
             composition: Arc::new(r.composition),
@@ -444,7 +451,8 @@ fn decode_observed(d: Dec, v: Value) -> Result<Observed> {
         }
         None => None,
     };
-    let mut resources = ObservedResources::default();
+    // An object's members come sorted and unique: the vector is in name order as built.
+    let mut resources = Vec::new();
     d.opt_obj(&m, "resources", &at)?;
     if let Some(Value::Object(rs)) = m.remove("resources") {
         let rsat = At::Key(&at, "resources");
@@ -457,17 +465,17 @@ fn decode_observed(d: Dec, v: Value) -> Result<Observed> {
                 continue;
             };
             let resource = rm.remove("resource").unwrap_or_default();
-            resources.insert(
+            resources.push((
                 name,
                 ObservedResource {
                     resource,
                     connection_details,
                 },
-            );
+            ));
         }
     }
     Ok(Observed {
-        resources,
+        resources: ObservedResources(resources),
         environment,
     })
 }

@@ -3,7 +3,7 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::go::quote;
-use crate::sort::StrSet;
+use crate::sort::repeats;
 
 use super::functions::{self, Implementation, Unsupported};
 use super::input::{PT_API_VERSION, Step};
@@ -92,9 +92,9 @@ fn validate(steps: &[Step]) -> Result<()> {
                 .to_owned(),
         );
     }
-    let mut seen = StrSet::default();
-    for (i, s) in steps.iter().enumerate() {
-        if !seen.insert(s.name.as_str()) {
+    let names: Vec<&str> = steps.iter().map(|s| s.name.as_str()).collect();
+    for ((i, s), repeated) in steps.iter().enumerate().zip(repeats(&names)) {
+        if repeated {
             errs.push(format!(
                 "spec.pipeline[{i}].step: Duplicate value: {}",
                 quote(&s.name)

@@ -2,6 +2,8 @@
 //! render shares, what only native or only function semantics track, and
 //! what a pipeline tracks across its steps.
 
+use std::collections::BTreeMap;
+
 use super::context::FnContext;
 use super::input::Request;
 use super::output::{Message, Rendered, Severity};
@@ -187,14 +189,14 @@ impl State<'_> {
 
 /// Each name's position in a list of unique names.
 ///
-/// Kept as integers in the engine's own object map: a B-tree would bring its own copy
-/// of the B-tree code into the modules.
+/// A B-tree: names arrive in template order, which is not their sorted order
+/// (`r10` comes between `r1` and `r2`), and inserting into a sorted vector
+/// moves half of it each time, quadratic in the number of resources.
 #[derive(Default)]
-pub(crate) struct Positions(Map);
+pub(crate) struct Positions(BTreeMap<String, usize>);
 
 impl Positions {
     pub(crate) fn of<'a>(names: impl Iterator<Item = &'a String>) -> Positions {
-        // Inserted one by one: collecting would sort, and bring a sort into the module.
         let mut at = Positions::default();
         for (i, n) in names.enumerate() {
             at.insert(n, i);
@@ -203,14 +205,10 @@ impl Positions {
     }
 
     fn get(&self, name: &str) -> Option<usize> {
-        match self.0.get(name) {
-            Some(Value::Int(i)) => usize::try_from(*i).ok(),
-            _ => None,
-        }
+        self.0.get(name).copied()
     }
 
     fn insert(&mut self, name: &str, i: usize) {
-        let i = i64::try_from(i).unwrap_or(i64::MAX);
-        self.0.insert(name.to_owned(), Value::Int(i));
+        self.0.insert(name.to_owned(), i);
     }
 }

@@ -12,7 +12,7 @@ use crate::patch::policy::valid_to_field_path;
 use crate::patch::{Patch, PatchType};
 use crate::readiness::Check;
 use crate::semantics::Semantics;
-use crate::sort::StrSet;
+use crate::sort::repeats;
 use crate::value::Value;
 
 use super::input::{PtInput, Template};
@@ -112,11 +112,12 @@ fn child(path: &str, key: &str) -> String {
 /// several de-duplicated in a bracketed, comma-separated list.
 fn aggregate(errs: &[FieldError]) -> String {
     let texts: Vec<String> = errs.iter().map(ToString::to_string).collect();
-    let mut seen = StrSet::default();
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
     let uniq: Vec<&str> = texts
         .iter()
-        .filter(|e| seen.insert(e.as_str()))
-        .map(String::as_str)
+        .zip(repeats(&texts))
+        .filter(|(_, repeated)| !repeated)
+        .map(|(t, _)| *t)
         .collect();
     match uniq.as_slice() {
         [one] => (*one).to_owned(),
@@ -201,12 +202,23 @@ fn patch_set_name_errors(input: &PtInput, base: &str, errs: &mut Vec<FieldError>
 
 /// `validateResources`: names are unique, and all resources are named or none.
 fn name_errors(input: &PtInput, base: &str, errs: &mut Vec<FieldError>) {
-    let mut seen = StrSet::default();
+    // Upstream keeps a set of the names accepted so far. The first resource decides:
+    // when it is named, every later named resource is accepted or a duplicate of one
+    // that was, and every anonymous one is refused; when it is not, the set stays
+    // empty and every named one is refused.
+    let first_named = input.resources.first().is_some_and(|r| r.named);
+    let named: Vec<&str> = input
+        .resources
+        .iter()
+        .filter(|r| r.named)
+        .map(|r| r.name.as_str())
+        .collect();
+    let mut repeated = repeats(&named).into_iter();
     for (i, r) in input.resources.iter().enumerate() {
         // Written only for an error.
         let np = || format!("{}[{i}].name", child(base, "resources"));
         if !r.named {
-            if i != 0 && !seen.is_empty() {
+            if i != 0 && first_named {
                 errs.push(required(
                     &np(),
                     "cannot mix named and anonymous resources, all resources must have a name or none must have a name",
@@ -214,22 +226,21 @@ fn name_errors(input: &PtInput, base: &str, errs: &mut Vec<FieldError>) {
             }
             continue;
         }
-        if seen.contains(r.name.as_str()) {
+        let seen_before = repeated.next().unwrap_or(false);
+        if first_named && seen_before {
             errs.push(FieldError::Duplicate {
                 path: np(),
                 value: r.name.clone(),
             });
             continue;
         }
-        if i != 0 && seen.is_empty() {
+        if i != 0 && !first_named {
             errs.push(invalid(
                 &np(),
                 &r.name,
                 "cannot mix named and anonymous resources, all resources must have a name or none must have a name",
             ));
-            continue;
         }
-        seen.insert(r.name.as_str());
     }
 }
 
