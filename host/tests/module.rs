@@ -95,6 +95,62 @@ fn render_on(store: &mut Store<()>, instance: &Instance, request: &str) -> Strin
     String::from_utf8(out).unwrap()
 }
 
+/// A request with `n` named resources, each with a patch, a readiness check and a connection
+/// detail, all observed: names in template order (`r10` between `r1` and `r2` when sorted).
+fn resources_request(n: usize) -> String {
+    let mut resources = Vec::with_capacity(n);
+    let mut observed = Vec::with_capacity(n);
+    for i in 0..n {
+        resources.push(format!(
+            r#"{{"name":"r{i}","base":{{"apiVersion":"example.org/v1","kind":"Thing","spec":{{}}}},"patches":[{{"fromFieldPath":"spec.region","toFieldPath":"spec.region"}}],"readinessChecks":[{{"type":"None"}}],"connectionDetails":[{{"name":"endpoint-{i}","type":"FromFieldPath","fromFieldPath":"status.endpoint"}}]}}"#
+        ));
+        observed.push(format!(
+            r#""r{i}":{{"resource":{{"apiVersion":"example.org/v1","kind":"Thing","metadata":{{"name":"x-{i}"}},"status":{{"endpoint":"e{i}"}}}}}}"#
+        ));
+    }
+    format!(
+        r#"{{"xr":{{"apiVersion":"example.org/v1","kind":"XThing","metadata":{{"name":"x","uid":"u","labels":{{"crossplane.io/composite":"x"}}}},"spec":{{"region":"eu"}}}},"composition":{{"apiVersion":"apiextensions.crossplane.io/v1","kind":"Composition","metadata":{{"name":"c"}},"spec":{{"compositeTypeRef":{{"apiVersion":"example.org/v1","kind":"XThing"}},"resources":[{}]}}}},"observed":{{"resources":{{{}}}}}}}"#,
+        resources.join(","),
+        observed.join(",")
+    )
+}
+
+/// Instructions (wasmtime fuel) one render of `request` takes on a fresh instance.
+fn instructions(request: &str) -> u64 {
+    let mut config = wasmtime::Config::new();
+    config.consume_fuel(true);
+    let engine = Engine::new(&config).unwrap();
+    let module = Module::new(&engine, CORE).unwrap();
+    let mut store = Store::new(&engine, ());
+    store.set_fuel(u64::MAX).unwrap();
+    let instance = Linker::new(&engine)
+        .instantiate(&mut store, &module)
+        .unwrap();
+    let before = store.get_fuel().unwrap();
+    let out = render_on(&mut store, &instance, request);
+    assert!(
+        !out.starts_with("{\"error\""),
+        "{}",
+        &out[..out.len().min(300)]
+    );
+    before - store.get_fuel().unwrap()
+}
+
+/// Work grows linearly with the number of resources: eight times the resources take at most
+/// 1.3 times eight times the instructions. Counted, not timed, so the machine's load cannot
+/// move it; a lookup that turns quadratic (a sorted vector grown one name at a time) fails it.
+#[test]
+fn work_grows_linearly_with_resources() {
+    let small = instructions(&resources_request(500));
+    let large = instructions(&resources_request(4_000));
+    let ratio = large as f64 / small as f64;
+    println!("500 resources: {small} instructions; 4,000: {large} ({ratio:.2}x)");
+    assert!(
+        ratio <= 8.0 * 1.3,
+        "8x the resources took {ratio:.2}x the instructions"
+    );
+}
+
 /// The engine's allocator keeps freed blocks for reuse: an instance that renders the same
 /// request again and again stops growing after the first render, and answers the same.
 #[test]
