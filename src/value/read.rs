@@ -56,21 +56,47 @@ impl Fault {
 /// Never inlined: it is large, and the module should hold one copy of it.
 #[inline(never)]
 pub(crate) fn read(text: &str, numbers: Numbers, max_depth: usize) -> Result<Value, Fault> {
-    read_skipping(text, numbers, max_depth, usize::MAX..usize::MAX)
+    let (v, i) = value_at(text, numbers, max_depth)?;
+    end_of_document(text, i)?;
+    Ok(v)
 }
 
-/// Reads one JSON document as [`read`] does, except that the value starting
-/// at `skip.start` is taken to end at `skip.end` and read as `null` without
-/// looking at it: the rest of a request is read without copying the text
-/// around a Composition that was read before.
+/// What [`read_around`] found of the top-level `"composition"` member.
+pub(crate) enum Member {
+    /// The document is an object with one such member, whose value spans this range.
+    At(Range<usize>),
+    /// There is no such member.
+    Absent,
+    /// The reading gave up: a second such member, a `documents` member, a top-level
+    /// key with escapes (it might spell either), or a member `known` did not know.
+    Unsure,
+}
+
+/// Reads a request as [`read`] does, except for its top-level `"composition"`
+/// member: `known` is given the text where that member's value starts and says
+/// how long the value is (a Composition it has read before, or reads there
+/// itself), and the value reads as `null` without being looked at. One pass over
+/// the rest of the request, which is read as if the Composition were `null`.
 #[inline(never)]
-pub(crate) fn read_skipping(
-    text: &str,
+pub(crate) fn read_around<'t>(
+    text: &'t str,
     numbers: Numbers,
     max_depth: usize,
-    skip: Range<usize>,
-) -> Result<Value, Fault> {
-    let (v, mut i) = value_at(text, numbers, max_depth, skip)?;
+    known: &mut dyn FnMut(&'t str) -> Option<usize>,
+) -> Result<(Value, Member), Fault> {
+    let mut r = Reader::new(text, numbers, Some(known));
+    let v = r.document(max_depth)?;
+    end_of_document(text, r.i)?;
+    let member = match (r.top, r.span) {
+        (Top::Unsure, _) => Member::Unsure,
+        (_, Some(span)) => Member::At(span),
+        (_, None) => Member::Absent,
+    };
+    Ok((v, member))
+}
+
+/// Only whitespace may follow the document, which ends at `i`.
+fn end_of_document(text: &str, mut i: usize) -> Result<(), Fault> {
     let b = text.as_bytes();
     while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(i) {
         i += 1;
@@ -78,7 +104,7 @@ pub(crate) fn read_skipping(
     if i < b.len() {
         return Err(Fault::Syntax(i));
     }
-    Ok(v)
+    Ok(())
 }
 
 /// Reads the one JSON value at the start of `text` (no whitespace before it)
@@ -89,24 +115,13 @@ pub(crate) fn read_prefix(
     numbers: Numbers,
     max_depth: usize,
 ) -> Result<(Value, usize), Fault> {
-    value_at(text, numbers, max_depth, usize::MAX..usize::MAX)
+    value_at(text, numbers, max_depth)
 }
 
 /// The value after any whitespace at the start of `text`, and where it ends.
 #[inline(never)]
-fn value_at(
-    text: &str,
-    numbers: Numbers,
-    max_depth: usize,
-    skip: Range<usize>,
-) -> Result<(Value, usize), Fault> {
-    let mut r = Reader {
-        b: text.as_bytes(),
-        text,
-        i: 0,
-        numbers,
-        skip,
-    };
+fn value_at(text: &str, numbers: Numbers, max_depth: usize) -> Result<(Value, usize), Fault> {
+    let mut r = Reader::new(text, numbers, None);
     let v = r.document(max_depth)?;
     Ok((v, r.i))
 }
@@ -126,12 +141,29 @@ fn tail<T>(stack: &mut Vec<T>, start: usize) -> Vec<T> {
 /// Bytes that end a plain run in a string literal.
 const STRING_STOP: [bool; 256] = scan::byte_set(true, b"\"\\");
 
-struct Reader<'t> {
+struct Reader<'t, 'k> {
     b: &'t [u8],
     text: &'t str,
     i: usize,
     numbers: Numbers,
-    skip: Range<usize>,
+    /// Whether the last string read had escapes.
+    escaped: bool,
+    /// Asked for the length of the top-level `composition` member's value.
+    known: Option<&'k mut dyn FnMut(&'t str) -> Option<usize>>,
+    top: Top,
+    /// Where the top-level `composition` member's value lies.
+    span: Option<Range<usize>>,
+}
+
+/// Where the reader stands with the top-level `composition` member.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Top {
+    /// Not looking for it (no `known`), or no top-level key read yet.
+    Idle,
+    /// The key just read is `composition`: its value comes next.
+    Value,
+    /// The reading cannot vouch for the member (see [`Member::Unsure`]).
+    Unsure,
 }
 
 /// An open container: where its items start on the shared item stack (and,
@@ -143,7 +175,60 @@ enum Open {
 
 // The small helpers are inlined by hand: the module is built for size, which
 // would otherwise leave a call per byte.
-impl Reader<'_> {
+impl<'t, 'k> Reader<'t, 'k> {
+    fn new(
+        text: &'t str,
+        numbers: Numbers,
+        known: Option<&'k mut dyn FnMut(&'t str) -> Option<usize>>,
+    ) -> Self {
+        Reader {
+            b: text.as_bytes(),
+            text,
+            i: 0,
+            numbers,
+            escaped: false,
+            known,
+            top: Top::Idle,
+            span: None,
+        }
+    }
+
+    /// Notes a top-level key, when there is a `known` to ask about `composition`.
+    #[inline(never)]
+    fn top_key(&mut self, key: &str) {
+        if self.top == Top::Unsure {
+            return;
+        }
+        self.top = match key {
+            _ if self.escaped => Top::Unsure,
+            "composition" if self.span.is_some() => Top::Unsure,
+            "composition" => Top::Value,
+            "documents" => Top::Unsure,
+            _ => Top::Idle,
+        };
+    }
+
+    /// The top-level `composition` member's value, at `self.i`: `known` says
+    /// how long it is, and it reads as `null`.
+    #[inline(never)]
+    fn known_value(&mut self) -> Value {
+        let at = self.i;
+        let len = match (self.known.as_mut(), self.text.get(at..)) {
+            (Some(known), Some(rest)) => known(rest),
+            _ => None,
+        };
+        match len {
+            Some(len) => {
+                self.top = Top::Idle;
+                self.span = Some(at..at + len);
+                self.i = at + len;
+            }
+            // The value is read as any other; the caller reads the whole request.
+            None => self.top = Top::Unsure,
+        }
+        Value::Null
+    }
+
     #[inline(always)]
     fn ws(&mut self) {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.b.get(self.i) {
@@ -173,6 +258,7 @@ impl Reader<'_> {
         if self.peek() != Some(b'"') {
             return Err(Fault::Syntax(self.i));
         }
+        self.escaped = false;
         let k = self.string()?;
         // Compact text has the colon right after the key: no call for it.
         if self.peek() == Some(b':') {
@@ -192,10 +278,10 @@ impl Reader<'_> {
         loop {
             self.ws();
             let mut v = match self.peek() {
-                _ if self.i == self.skip.start => {
-                    self.i = self.skip.end;
-                    Value::Null
-                }
+                _ if self.top == Top::Value => match self.known_value() {
+                    _ if self.top == Top::Unsure => continue,
+                    v => v,
+                },
                 Some(b'{') => {
                     let open = self.i;
                     self.i += 1;
@@ -208,6 +294,9 @@ impl Reader<'_> {
                             return Err(Fault::Depth(open));
                         }
                         let key = self.key()?;
+                        if stack.is_empty() && self.known.is_some() {
+                            self.top_key(&key);
+                        }
                         stack.push(Open::Object(members.len(), key));
                         continue;
                     }
@@ -236,6 +325,7 @@ impl Reader<'_> {
             };
             // Attach the value to its container, closing containers as they end.
             loop {
+                let depth = stack.len();
                 let Some(top) = stack.last_mut() else {
                     return Ok(v);
                 };
@@ -252,6 +342,9 @@ impl Reader<'_> {
                     (Some(b','), Open::Object(_, key)) => {
                         self.i += 1;
                         *key = self.key()?;
+                        if depth == 1 && self.known.is_some() {
+                            self.top_key(key);
+                        }
                         break;
                     }
                     (Some(b']'), Open::Array(_)) | (Some(b'}'), Open::Object(..)) => {
@@ -361,6 +454,7 @@ impl Reader<'_> {
     /// long text with many escapes (embedded JSON, scripts) reads as fast.
     #[inline(never)]
     fn escaped(&mut self, start: usize) -> Result<String, Fault> {
+        self.escaped = true;
         let mut out = String::from(&self.text[start..self.i]);
         loop {
             let run = self.i;
