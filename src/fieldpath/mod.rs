@@ -45,6 +45,8 @@ impl Segment {
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub(crate) struct FieldPath {
     segments: Vec<Segment>,
+    /// Whether the text parsed holds `[*]`, which makes a write expand.
+    index_wildcard: bool,
 }
 
 impl FieldPath {
@@ -60,12 +62,6 @@ impl FieldPath {
     /// The segments, in order.
     pub(crate) fn segments(&self) -> &[Segment] {
         &self.segments
-    }
-}
-
-impl From<Vec<Segment>> for FieldPath {
-    fn from(segments: Vec<Segment>) -> Self {
-        FieldPath { segments }
     }
 }
 
@@ -106,6 +102,15 @@ impl<'a> Path<'a> {
         Path {
             text: Cow::Owned(self.text.into_owned()),
             parsed: self.parsed,
+        }
+    }
+
+    /// Whether the text holds `[*]` ([`has_index_wildcard`]), known from the
+    /// parse a kept path keeps: every patch asks this of its target.
+    pub(crate) fn has_index_wildcard(&self) -> bool {
+        match self.parsed.get_or_init(|| FieldPath::parse(&self.text)) {
+            Ok(fp) => fp.index_wildcard,
+            Err(_) => has_index_wildcard(&self.text),
         }
     }
 
@@ -264,9 +269,28 @@ mod tests {
     #[test]
     fn index_wildcards_are_found_as_substrings() {
         for p in [
-            "a[*]", "[*]", "a[*].b", "*", "[*", "*]", "a.*", "a[b]*]", "[[*]]", "a[0]", "",
+            "a[*]",
+            "[*]",
+            "a[*].b",
+            "*",
+            "[*",
+            "*]",
+            "a.*",
+            "a[b]*]",
+            "[[*]]",
+            "a[0]",
+            "",
+            "a..b[*]",
+            "a[*]]",
+            "a[0][*].b",
         ] {
             assert_eq!(super::has_index_wildcard(p), p.contains("[*]"), "{p}");
+            // A kept path knows it from its parse, or from its text when it does not parse.
+            assert_eq!(
+                super::Path::new(p).has_index_wildcard(),
+                p.contains("[*]"),
+                "{p}"
+            );
         }
     }
 

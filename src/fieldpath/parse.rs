@@ -29,7 +29,10 @@ pub(super) fn parse(path: &str) -> Result<FieldPath> {
         ));
     }
     lex(path)
-        .map(|segments| FieldPath { segments })
+        .map(|(segments, index_wildcard)| FieldPath {
+            segments,
+            index_wildcard,
+        })
         .map_err(|e| {
             let prefix = format!("cannot parse path {}", crate::go::quote(path));
             match e {
@@ -81,7 +84,10 @@ pub(super) fn field(s: &str) -> Segment {
 
 /// The lexer of `fieldpath.go`: field, period and bracket states, emitting
 /// only non-empty text. Positions are byte offsets, as Go reports them.
-fn lex(input: &str) -> Result<Vec<Segment>, LexError> {
+///
+/// Also says whether the text holds `[*]`: in a path that lexes, every `[`
+/// opens a bracket, so that is a bracket holding exactly `*`.
+fn lex(input: &str) -> Result<(Vec<Segment>, bool), LexError> {
     let bytes = input.as_bytes();
     let len = bytes.len();
     // Room for the segments most paths have, taken at once rather than by
@@ -99,6 +105,7 @@ fn lex(input: &str) -> Result<Vec<Segment>, LexError> {
         Ok(())
     };
     let mut pos = 0;
+    let mut index_wildcard = false;
     loop {
         // Field state: scan to the next delimiter.
         let start = pos;
@@ -111,7 +118,7 @@ fn lex(input: &str) -> Result<Vec<Segment>, LexError> {
             if start < len {
                 push(&mut segments, field(&input[start..]))?;
             }
-            return Ok(segments);
+            return Ok((segments, index_wildcard));
         };
         if at > start {
             push(&mut segments, field(&input[start..at]))?;
@@ -147,6 +154,7 @@ fn lex(input: &str) -> Result<Vec<Segment>, LexError> {
                 if let Some(lbi) = content.bytes().position(|b| b == b'[') {
                     return Err(unexpected('[', pos + lbi));
                 }
+                index_wildcard |= content == WILDCARD;
                 push(&mut segments, field_or_index(content))?;
                 pos += rbi + 1;
             }

@@ -173,7 +173,10 @@ pub(super) fn set(
     mut value: Value,
     _sem: Semantics,
 ) -> Result<()> {
-    to_valid_json(&mut value)?;
+    // Strings, integers, booleans and null are valid JSON as they are.
+    if matches!(value, Value::Float(_) | Value::Array(_) | Value::Object(_)) {
+        to_valid_json(&mut value)?;
+    }
     check_indexes(segments)?;
     write(obj, segments, value)
 }

@@ -242,7 +242,7 @@ fn apply_field_path(
         out
     };
     let opts = p.policy.merge_options(sem)?;
-    if fieldpath::has_index_wildcard(to_path) {
+    if to.has_index_wildcard() {
         let paths = fieldpath::expand_wildcards(to_obj, to_path, sem)
             .map_err(|e| e.with_field_path(to_path))?;
         if paths.is_empty() {
