@@ -1,5 +1,7 @@
 //! Crossplane v1.14's built-in patch-and-transform engine (`PTComposer`).
 
+use std::borrow::Cow;
+
 use crate::connection;
 use crate::error::{Error, Result};
 use crate::go::quote;
@@ -12,7 +14,7 @@ use crate::value::Value;
 
 use super::input::{ObservedResource, PtInput, Request, Template};
 use super::output::Rendered;
-use super::{State, applied_members, fatal, metadata, validate};
+use super::{State, applied_view, fatal, metadata, validate};
 
 const SEM: Semantics = Semantics::Native;
 
@@ -112,7 +114,7 @@ fn after_apply(
     let observed_entry = observed_for(request, &st.xr, t, ti);
     let observed = observed_entry.map(|o| &o.resource);
     let read = applied_reads(t, patches);
-    let live = applied_members(observed, desired, read.as_deref());
+    let live = applied_view(observed, desired, read.as_deref());
     for (i, p) in patches.iter().enumerate() {
         if !p.kind.writes_composite() {
             continue;
@@ -176,26 +178,34 @@ fn after_apply(
 
 /// The top-level members of the applied resource that its ToComposite
 /// patches, connection details and readiness checks can read: the first
-/// segment of each path they read, and `status` for conditions. `None` (all
-/// of them) when a path does not start with a member name.
-fn applied_reads<'t>(t: &'t Template, patches: &[&'t Patch]) -> Option<Vec<&'t str>> {
-    let mut keys = vec!["status"];
+/// segment of each path they read, and `status` for conditions, each named
+/// once. `None` (all of them) when a path does not start with a member name.
+fn applied_reads<'t>(t: &'t Template, patches: &[&'t Patch]) -> Option<Cow<'t, [&'t str]>> {
+    // Most read only `status`: that list is not built.
+    let mut keys = Cow::Borrowed(&["status"][..]);
+    let mut add = |path: &'t str| {
+        let k = first_member(path)?;
+        if !keys.contains(&k) {
+            keys.to_mut().push(k);
+        }
+        Some(())
+    };
     for p in patches.iter().filter(|p| p.kind.writes_composite()) {
         if let Some(from) = &p.from_field_path {
-            keys.push(first_member(from)?);
+            add(from)?;
         }
         for v in p.combine.iter().flat_map(|c| &c.variables) {
-            keys.push(first_member(v)?);
+            add(v)?;
         }
     }
     for d in &t.connection_details {
         if let Some(path) = &d.from_field_path {
-            keys.push(first_member(path)?);
+            add(path)?;
         }
     }
     for c in &t.readiness_checks {
         if let Some(path) = &c.field_path {
-            keys.push(first_member(path)?);
+            add(path)?;
         }
     }
     Some(keys)
