@@ -281,13 +281,13 @@ fn render_template(
     // Base name and namespace are replaced by the observed ones (or dropped).
     let (oname, ons) = match observed {
         Some(o) => (
-            metadata::meta_str(o, "name").to_owned(),
-            metadata::meta_str(o, "namespace").to_owned(),
+            metadata::meta_str(o, "name"),
+            metadata::meta_str(o, "namespace"),
         ),
-        None => (String::new(), String::new()),
+        None => ("", ""),
     };
-    metadata::set_meta_str(&mut desired, "name", &oname);
-    metadata::set_meta_str(&mut desired, "namespace", &ons);
+    metadata::set_meta_str(&mut desired, "name", oname);
+    metadata::set_meta_str(&mut desired, "namespace", ons);
 
     // v1.14: every XR-sourced patch first, then every environment patch.
     let mut rendered = patch_group(st, name, patches, true, &mut desired);
