@@ -1,6 +1,7 @@
 //! Crossplane v1.14's built-in patch-and-transform engine (`PTComposer`).
 
 use std::borrow::Cow;
+use std::ops::Range;
 
 use crate::connection;
 use crate::error::{Error, Result};
@@ -21,35 +22,27 @@ const SEM: Semantics = Semantics::Native;
 /// Renders `input`'s templates natively.
 pub(super) fn run(st: &mut State<'_>, input: &PtInput) -> Result<()> {
     input.validate(validate::native)?;
-    patchset::check_sets(&input.patch_sets)
-        .map_err(|e| e.wrap("cannot inline Composition patch sets"))?;
-    let mut templates = Vec::with_capacity(input.resources.len());
-    for t in &input.resources {
-        let patches = patchset::inline(&input.patch_sets, &t.patches)
-            .map_err(|e| e.wrap("cannot inline Composition patch sets"))?;
-        templates.push((t, patches));
-    }
+    let (all, spans) = inline_patch_sets(input)?;
+    let templates = |ti: usize| {
+        let span = spans.get(ti)?.clone();
+        Some((input.resources.get(ti)?, all.get(span)?))
+    };
     for (i, p) in input.environment_patches.iter().enumerate() {
         environment_patch(st, i, p)?;
     }
 
     // Render every template: FromComposite patches, then environment patches, then metadata.
     let owner = metadata::Owner::of(&st.xr);
-    let mut rendered = Vec::with_capacity(templates.len());
-    for (ti, (t, patches)) in templates.iter().enumerate() {
+    let mut rendered = Vec::with_capacity(input.resources.len());
+    for ti in 0..spans.len() {
+        let Some((t, patches)) = templates(ti) else {
+            continue;
+        };
         if let Some(desired) = render_template(st, t, ti, patches, &owner)? {
             rendered.push((ti, desired));
         } else {
             st.native.unrendered.push(t.name.clone());
-            let to_xr = patches
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| p.kind.writes_composite());
-            st.trace_not_run(
-                Some(&t.name),
-                to_xr,
-                "the composed resource was not rendered",
-            );
+            trace_to_composite_not_run(st, t, patches, "the composed resource was not rendered");
         }
     }
 
@@ -58,7 +51,7 @@ pub(super) fn run(st: &mut State<'_>, input: &PtInput) -> Result<()> {
     // resources stay applied and the Output shows them with a Fatal result.
     let mut rendered = rendered.into_iter();
     while let Some((ti, desired)) = rendered.next() {
-        let Some((t, patches)) = templates.get(ti) else {
+        let Some((t, patches)) = templates(ti) else {
             continue;
         };
         match after_apply(st, t, ti, patches, &desired) {
@@ -74,16 +67,13 @@ pub(super) fn run(st: &mut State<'_>, input: &PtInput) -> Result<()> {
                     ready: false,
                 });
                 for (tj, desired) in rendered.by_ref() {
-                    let Some((t, patches)) = templates.get(tj) else {
+                    let Some((t, patches)) = templates(tj) else {
                         continue;
                     };
-                    let to_xr = patches
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, p)| p.kind.writes_composite());
-                    st.trace_not_run(
-                        Some(&t.name),
-                        to_xr,
+                    trace_to_composite_not_run(
+                        st,
+                        t,
+                        patches,
                         "the reconcile failed at an earlier composed resource",
                     );
                     st.put_resource(Rendered {
@@ -98,6 +88,32 @@ pub(super) fn run(st: &mut State<'_>, input: &PtInput) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Every template's patches with PatchSets inlined, in one list: each
+/// template's are the range of it at the template's index.
+fn inline_patch_sets<'p, 'a>(
+    input: &'p PtInput<'a>,
+) -> Result<(Vec<&'p Patch<'a>>, Vec<Range<usize>>)> {
+    let wrap = |e: Error| e.wrap("cannot inline Composition patch sets");
+    patchset::check_sets(&input.patch_sets).map_err(wrap)?;
+    let mut all = Vec::with_capacity(input.resources.iter().map(|t| t.patches.len()).sum());
+    let mut spans = Vec::with_capacity(input.resources.len());
+    for t in &input.resources {
+        let start = all.len();
+        patchset::inline_into(&mut all, &input.patch_sets, &t.patches).map_err(wrap)?;
+        spans.push(start..all.len());
+    }
+    Ok((all, spans))
+}
+
+/// Traces a template's ToComposite patches as not run, for `reason`.
+fn trace_to_composite_not_run(st: &mut State<'_>, t: &Template, patches: &[&Patch], reason: &str) {
+    let to_xr = patches
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.kind.writes_composite());
+    st.trace_not_run(Some(&t.name), to_xr, reason);
 }
 
 /// The steps v1.14 runs for one applied resource: ToComposite patches,
