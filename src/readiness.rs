@@ -186,14 +186,25 @@ fn plainly_valid_time(t: &str) -> bool {
 /// Crossplane's "Unready resources" list: sorted, at most three named.
 pub(crate) fn unready_message(names: &mut [String]) -> String {
     crate::sort::sort_by(names, Ord::cmp);
-    let list = match names {
-        [] => String::new(),
-        [a] => a.clone(),
-        [a, b] => format!("{a}, {b}"),
-        [a, b, c] => format!("{a}, {b}, and {c}"),
-        [a, b, c, rest @ ..] => format!("{a}, {b}, {c}, and {} more", rest.len()),
-    };
-    format!("Unready resources: {list}")
+    let mut out = String::from("Unready resources: ");
+    let mut push = |parts: &[&str]| parts.iter().for_each(|p| out.push_str(p));
+    match names {
+        [] => {}
+        [a] => push(&[a]),
+        [a, b] => push(&[a, ", ", b]),
+        [a, b, c] => push(&[a, ", ", b, ", and ", c]),
+        [a, b, c, rest @ ..] => push(&[
+            a,
+            ", ",
+            b,
+            ", ",
+            c,
+            ", and ",
+            &rest.len().to_string(),
+            " more",
+        ]),
+    }
+    out
 }
 
 /// Sets the composite's Ready condition (replacing one of the same type).
