@@ -35,8 +35,12 @@ fn metadata_mut(obj: &mut Value) -> Option<&mut Map> {
     let Value::Object(root) = obj else {
         return None;
     };
-    root.get_or_insert_with("metadata", || Value::Object(Map::new()))
-        .as_object_mut()
+    // Room for what a composed resource's metadata is given: name,
+    // generateName, labels, annotations and ownerReferences.
+    root.get_or_insert_with("metadata", || {
+        Value::Object(Map::from_sorted(Vec::with_capacity(6)))
+    })
+    .as_object_mut()
 }
 
 /// Sets `metadata.<key>`; an empty value removes the field (`SetName("")`).
