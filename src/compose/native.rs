@@ -38,8 +38,9 @@ pub(super) fn run(st: &mut State<'_>, input: &PtInput) -> Result<()> {
         let Some((t, patches)) = templates(ti) else {
             continue;
         };
-        if let Some(desired) = render_template(st, t, ti, patches, &owner)? {
-            rendered.push((ti, desired));
+        let found = observed_by_name(st.request, t);
+        if let Some(desired) = render_template(st, t, ti, patches, &owner, found)? {
+            rendered.push((ti, desired, found));
         } else {
             st.native.unrendered.push(t.name.clone());
             trace_to_composite_not_run(st, t, patches, "the composed resource was not rendered");
@@ -50,11 +51,11 @@ pub(super) fn run(st: &mut State<'_>, input: &PtInput) -> Result<()> {
     // the applied objects, and its first error ends the reconcile: the
     // resources stay applied and the Output shows them with a Fatal result.
     let mut rendered = rendered.into_iter();
-    while let Some((ti, desired)) = rendered.next() {
+    while let Some((ti, desired, found)) = rendered.next() {
         let Some((t, patches)) = templates(ti) else {
             continue;
         };
-        match after_apply(st, t, ti, patches, &desired) {
+        match after_apply(st, t, ti, patches, &desired, found) {
             Ok(ready) => st.put_resource(Rendered {
                 name: t.name.clone(),
                 resource: desired,
@@ -66,7 +67,7 @@ pub(super) fn run(st: &mut State<'_>, input: &PtInput) -> Result<()> {
                     resource: desired,
                     ready: false,
                 });
-                for (tj, desired) in rendered.by_ref() {
+                for (tj, desired, _) in rendered.by_ref() {
                     let Some((t, patches)) = templates(tj) else {
                         continue;
                     };
@@ -125,9 +126,10 @@ fn after_apply(
     ti: usize,
     patches: &[&Patch],
     desired: &Value,
+    found: Option<Option<&ObservedResource>>,
 ) -> Result<bool> {
     let request = st.request;
-    let observed_entry = observed_for(request, &st.xr, t, ti);
+    let observed_entry = found.unwrap_or_else(|| observed_for(request, &st.xr, t, ti));
     let observed = observed_entry.map(|o| &o.resource);
     let read = applied_reads(t, patches);
     let live = applied_view(observed, desired, read.as_deref());
@@ -289,10 +291,13 @@ fn render_template(
     index: usize,
     patches: &[&Patch],
     owner: &metadata::Owner,
+    found: Option<Option<&ObservedResource>>,
 ) -> Result<Option<Value>> {
     let name = t.name.as_str();
     let request = st.request;
-    let observed = observed_for(request, &st.xr, t, index).map(|o| &o.resource);
+    let observed = found
+        .unwrap_or_else(|| observed_for(request, &st.xr, t, index))
+        .map(|o| &o.resource);
     let mut desired = base(t, observed)?;
     // Base name and namespace are replaced by the observed ones (or dropped).
     let (oname, ons) = match observed {
@@ -455,6 +460,20 @@ pub(super) fn skip_reason(e: &Error) -> String {
         "the source is missing and policy.fromFieldPath is Optional: the patch is skipped ({})",
         e.message()
     )
+}
+
+/// The observed resource of a template when its name settles it (found by
+/// name, or not observed and named); `None` when it depends on the XR's
+/// resource references, which ToComposite patches may change.
+fn observed_by_name<'r>(
+    request: &'r Request,
+    t: &Template,
+) -> Option<Option<&'r ObservedResource>> {
+    match request.observed.resources.get(&t.name) {
+        Some(o) => Some(Some(o)),
+        None if t.named => Some(None),
+        None => None,
+    }
 }
 
 /// The observed resource of a template: by template name; for anonymous
