@@ -11,7 +11,7 @@ use crate::patch::{self, Patch, patchset};
 use crate::readiness;
 use crate::semantics::Semantics;
 use crate::trace::Outcome;
-use crate::value::Value;
+use crate::value::{Map, Value};
 
 use super::input::{ObservedResource, PtInput, Request, Template};
 use super::output::Rendered;
@@ -361,7 +361,15 @@ fn base(t: &Template, observed: Option<&Value>) -> Result<Value> {
             .with_resource(name));
         }
     }
-    Ok(Value::clone(base))
+    // A copy with room for the `metadata` every composed resource is given.
+    Ok(match &**base {
+        Value::Object(m) if m.get("metadata").is_none() => {
+            let mut members = Vec::with_capacity(m.len() + 1);
+            members.extend(m.iter().map(|(k, v)| (k.clone(), v.clone())));
+            Value::Object(Map::from_sorted(members))
+        }
+        other => other.clone(),
+    })
 }
 
 /// An object's group, version and kind, and whether it names neither an
