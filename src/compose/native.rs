@@ -131,7 +131,8 @@ fn after_apply(
     let request = st.request;
     let observed_entry = found.unwrap_or_else(|| observed_for(request, &st.xr, t, ti));
     let observed = observed_entry.map(|o| &o.resource);
-    let read = applied_reads(t, patches);
+    // Without an observed resource the applied one is the desired one, whatever is read.
+    let read = observed.and_then(|_| applied_reads(t, patches));
     let live = applied_view(observed, desired, read.as_deref());
     for (i, p) in patches.iter().enumerate() {
         if !p.kind.writes_composite() {
