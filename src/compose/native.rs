@@ -233,7 +233,11 @@ fn applied_reads<'t>(t: &'t Template, patches: &[&'t Patch]) -> Option<Cow<'t, [
 /// The member a field path reads first, as the lexer reads it: the text up
 /// to the first delimiter, quotes trimmed; `None` when that text is empty.
 fn first_member(path: &str) -> Option<&str> {
-    let end = path.find(['.', '[', ']']).unwrap_or(path.len());
+    // Bytewise: the delimiters are ASCII, never part of another character.
+    let end = path
+        .bytes()
+        .position(|b| matches!(b, b'.' | b'[' | b']'))
+        .unwrap_or(path.len());
     let field = path.get(..end).filter(|f| !f.is_empty())?;
     Some(field.trim_matches(['\'', '"']))
 }
