@@ -46,11 +46,23 @@ fn metadata_mut(obj: &mut Value) -> Option<&mut Map> {
 /// Sets `metadata.<key>`; an empty value removes the field (`SetName("")`).
 pub(crate) fn set_meta_str(obj: &mut Value, key: &str, value: &str) {
     if let Some(m) = metadata_mut(obj) {
-        if value.is_empty() {
-            m.remove(key);
-        } else {
-            m.set(key, value.into());
-        }
+        set_str(m, key, value);
+    }
+}
+
+/// Sets `metadata.name` and `metadata.namespace`, as [`set_meta_str`] each.
+pub(crate) fn set_name_and_namespace(obj: &mut Value, name: &str, namespace: &str) {
+    if let Some(m) = metadata_mut(obj) {
+        set_str(m, "name", name);
+        set_str(m, "namespace", namespace);
+    }
+}
+
+fn set_str(m: &mut Map, key: &str, value: &str) {
+    if value.is_empty() {
+        m.remove(key);
+    } else {
+        m.set(key, value.into());
     }
 }
 

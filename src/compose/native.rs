@@ -312,8 +312,7 @@ fn render_template(
         ),
         None => ("", ""),
     };
-    metadata::set_meta_str(&mut desired, "name", oname);
-    metadata::set_meta_str(&mut desired, "namespace", ons);
+    metadata::set_name_and_namespace(&mut desired, oname, ons);
 
     // v1.14: every XR-sourced patch first, then every environment patch.
     let mut rendered = patch_group(st, name, patches, true, &mut desired);
