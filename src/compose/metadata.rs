@@ -35,18 +35,34 @@ fn metadata_mut(obj: &mut Value) -> Option<&mut Map> {
     let Value::Object(root) = obj else {
         return None;
     };
-    root.get_or_insert_with("metadata", || Value::Object(Map::new()))
-        .as_object_mut()
+    // Room for what a composed resource's metadata is given: name,
+    // generateName, labels, annotations and ownerReferences.
+    root.get_or_insert_with("metadata", || {
+        Value::Object(Map::from_sorted(Vec::with_capacity(6)))
+    })
+    .as_object_mut()
 }
 
 /// Sets `metadata.<key>`; an empty value removes the field (`SetName("")`).
 pub(crate) fn set_meta_str(obj: &mut Value, key: &str, value: &str) {
     if let Some(m) = metadata_mut(obj) {
-        if value.is_empty() {
-            m.remove(key);
-        } else {
-            m.set(key, value.into());
-        }
+        set_str(m, key, value);
+    }
+}
+
+/// Sets `metadata.name` and `metadata.namespace`, as [`set_meta_str`] each.
+pub(crate) fn set_name_and_namespace(obj: &mut Value, name: &str, namespace: &str) {
+    if let Some(m) = metadata_mut(obj) {
+        set_str(m, "name", name);
+        set_str(m, "namespace", namespace);
+    }
+}
+
+fn set_str(m: &mut Map, key: &str, value: &str) {
+    if value.is_empty() {
+        m.remove(key);
+    } else {
+        m.set(key, value.into());
     }
 }
 
@@ -184,52 +200,51 @@ pub(crate) fn render(cd: &mut Value, owner: &Owner, name: Option<&str>) -> Resul
     }
     // One lookup of `metadata` for every write below (a `metadata` that is
     // not an object takes none of them).
-    if let Some(m) = metadata_mut(cd) {
-        // Never empty: the prefix is not, and a '-' follows it.
-        m.set("generateName", owner.generate_name.as_str().into());
-        if let Some(n) = name {
-            add_to(m, "annotations", &[(ANNOTATION_RESOURCE_NAME, n)]);
-        }
-        add_to(
-            m,
-            "labels",
-            &[
-                (LABEL_COMPOSITE, &owner.prefix),
-                (LABEL_CLAIM_NAME, &owner.claim_name),
-                (LABEL_CLAIM_NAMESPACE, &owner.claim_namespace),
-            ],
-        );
+    let Some(m) = metadata_mut(cd) else {
+        return Ok(());
+    };
+    // Never empty: the prefix is not, and a '-' follows it.
+    m.set("generateName", owner.generate_name.as_str().into());
+    if let Some(n) = name {
+        add_to(m, "annotations", &[(ANNOTATION_RESOURCE_NAME, n)]);
     }
-    add_controller_reference(cd, owner).map_err(|e| e.wrap("cannot set controller reference"))
+    add_to(
+        m,
+        "labels",
+        &[
+            (LABEL_COMPOSITE, &owner.prefix),
+            (LABEL_CLAIM_NAME, &owner.claim_name),
+            (LABEL_CLAIM_NAMESPACE, &owner.claim_namespace),
+        ],
+    );
+    add_controller_reference(m, owner).map_err(|e| e.wrap("cannot set controller reference"))
 }
 
-/// `meta.AddControllerReference` with a reference to the XR.
-fn add_controller_reference(cd: &mut Value, owner: &Owner) -> Result<()> {
+/// `meta.AddControllerReference` with a reference to the XR, into the
+/// resource's `metadata`.
+fn add_controller_reference(m: &mut Map, owner: &Owner) -> Result<()> {
     let field = |v: &'_ Value, k: &str| -> String {
         v.get(k).and_then(Value::as_str).unwrap_or("").to_owned()
     };
     let uid_of = |v: &Value| v.get("uid").and_then(Value::as_str).unwrap_or("") == owner.uid;
     // Another controller is refused before anything is written.
-    if let Some(Value::Array(list)) = cd.get("metadata").and_then(|m| m.get("ownerReferences"))
+    if let Some(Value::Array(list)) = m.get("ownerReferences")
         && let Some(c) = list
             .iter()
             .find(|o| o.get("controller") == Some(&Value::Bool(true)))
         && !uid_of(c)
     {
+        let name = m.get("name").and_then(Value::as_str).unwrap_or("");
         return Err(Error::new(
             ErrorKind::Render,
             format!(
-                "{} is already controlled by {} {} (UID {})",
-                meta_str(cd, "name"),
+                "{name} is already controlled by {} {} (UID {})",
                 field(c, "kind"),
                 field(c, "name"),
                 field(c, "uid")
             ),
         ));
     }
-    let Some(m) = metadata_mut(cd) else {
-        return Ok(());
-    };
     // Room for the reference about to be pushed.
     let refs = m.get_or_insert_with("ownerReferences", || Value::Array(Vec::with_capacity(1)));
     if !matches!(refs, Value::Array(_)) {

@@ -374,6 +374,25 @@ pub(crate) fn applied_members<'v>(
     }
 }
 
+/// What is read of the applied object through the members named in `only`:
+/// [`applied_members`], or the observed object itself when `desired` has
+/// none of those members, which then are all the observed ones, unmerged
+/// (the status of most resources). Other members may differ: nothing reads them.
+pub(crate) fn applied_view<'v>(
+    observed: Option<&'v Value>,
+    desired: &'v Value,
+    only: Option<&[&str]>,
+) -> Cow<'v, Value> {
+    match (observed, desired, only) {
+        (Some(o @ Value::Object(_)), Value::Object(d), Some(keys))
+            if keys.iter().all(|k| d.get(k).is_none()) =>
+        {
+            Cow::Borrowed(o)
+        }
+        _ => applied_members(observed, desired, only),
+    }
+}
+
 /// `target` with `patch` applied as a JSON merge patch, built in one pass:
 /// members are taken from whichever side wins, so nothing `patch` replaces
 /// is copied first, and both sides are walked in key order, so no member is
@@ -471,6 +490,25 @@ mod tests {
                 t.remove(k);
             } else {
                 merge_patch(t.entry(k.clone()).or_insert(Value::Null), v);
+            }
+        }
+    }
+
+    /// Read through the members it is given, the view reads as the applied object.
+    #[test]
+    fn applied_view_reads_as_the_applied_members() {
+        let v = |s: &str| Value::from_json(s).expect("valid JSON");
+        let observed = v(r#"{"s":{"a":1},"t":2,"u":3}"#);
+        let sides = [r#"{"t":9}"#, r#"{"s":null}"#, r#"{"s":{"b":2}}"#, "{}", "1"];
+        for d in sides {
+            let d = v(d);
+            for only in [&["s"][..], &["s", "u"], &["t"], &[]] {
+                let view = super::applied_view(Some(&observed), &d, Some(only));
+                let whole = super::applied_members(Some(&observed), &d, Some(only));
+                for k in only {
+                    assert_eq!(view.get(k), whole.get(k), "{d:?} {only:?} {k}");
+                }
+                assert_eq!(view.as_object().is_some(), whole.as_object().is_some());
             }
         }
     }

@@ -1,5 +1,8 @@
 //! Crossplane v1.14's built-in patch-and-transform engine (`PTComposer`).
 
+use std::borrow::Cow;
+use std::ops::Range;
+
 use crate::connection;
 use crate::error::{Error, Result};
 use crate::go::quote;
@@ -8,46 +11,39 @@ use crate::patch::{self, Patch, patchset};
 use crate::readiness;
 use crate::semantics::Semantics;
 use crate::trace::Outcome;
-use crate::value::Value;
+use crate::value::{Map, Value};
 
 use super::input::{ObservedResource, PtInput, Request, Template};
 use super::output::Rendered;
-use super::{State, applied_members, fatal, metadata, validate};
+use super::{State, applied_view, fatal, metadata, validate};
 
 const SEM: Semantics = Semantics::Native;
 
 /// Renders `input`'s templates natively.
 pub(super) fn run(st: &mut State<'_>, input: &PtInput) -> Result<()> {
     input.validate(validate::native)?;
-    patchset::check_sets(&input.patch_sets)
-        .map_err(|e| e.wrap("cannot inline Composition patch sets"))?;
-    let mut templates = Vec::with_capacity(input.resources.len());
-    for t in &input.resources {
-        let patches = patchset::inline(&input.patch_sets, &t.patches)
-            .map_err(|e| e.wrap("cannot inline Composition patch sets"))?;
-        templates.push((t, patches));
-    }
+    let (all, spans) = inline_patch_sets(input)?;
+    let templates = |ti: usize| {
+        let span = spans.get(ti)?.clone();
+        Some((input.resources.get(ti)?, all.get(span)?))
+    };
     for (i, p) in input.environment_patches.iter().enumerate() {
         environment_patch(st, i, p)?;
     }
 
     // Render every template: FromComposite patches, then environment patches, then metadata.
     let owner = metadata::Owner::of(&st.xr);
-    let mut rendered = Vec::with_capacity(templates.len());
-    for (ti, (t, patches)) in templates.iter().enumerate() {
-        if let Some(desired) = render_template(st, t, ti, patches, &owner)? {
-            rendered.push((ti, desired));
+    let mut rendered = Vec::with_capacity(input.resources.len());
+    for ti in 0..spans.len() {
+        let Some((t, patches)) = templates(ti) else {
+            continue;
+        };
+        let found = observed_by_name(st.request, t);
+        if let Some(desired) = render_template(st, t, ti, patches, &owner, found)? {
+            rendered.push((ti, desired, found));
         } else {
             st.native.unrendered.push(t.name.clone());
-            let to_xr = patches
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| p.kind.writes_composite());
-            st.trace_not_run(
-                Some(&t.name),
-                to_xr,
-                "the composed resource was not rendered",
-            );
+            trace_to_composite_not_run(st, t, patches, "the composed resource was not rendered");
         }
     }
 
@@ -55,11 +51,11 @@ pub(super) fn run(st: &mut State<'_>, input: &PtInput) -> Result<()> {
     // the applied objects, and its first error ends the reconcile: the
     // resources stay applied and the Output shows them with a Fatal result.
     let mut rendered = rendered.into_iter();
-    while let Some((ti, desired)) = rendered.next() {
-        let Some((t, patches)) = templates.get(ti) else {
+    while let Some((ti, desired, found)) = rendered.next() {
+        let Some((t, patches)) = templates(ti) else {
             continue;
         };
-        match after_apply(st, t, ti, patches, &desired) {
+        match after_apply(st, t, ti, patches, &desired, found) {
             Ok(ready) => st.put_resource(Rendered {
                 name: t.name.clone(),
                 resource: desired,
@@ -71,17 +67,14 @@ pub(super) fn run(st: &mut State<'_>, input: &PtInput) -> Result<()> {
                     resource: desired,
                     ready: false,
                 });
-                for (tj, desired) in rendered.by_ref() {
-                    let Some((t, patches)) = templates.get(tj) else {
+                for (tj, desired, _) in rendered.by_ref() {
+                    let Some((t, patches)) = templates(tj) else {
                         continue;
                     };
-                    let to_xr = patches
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, p)| p.kind.writes_composite());
-                    st.trace_not_run(
-                        Some(&t.name),
-                        to_xr,
+                    trace_to_composite_not_run(
+                        st,
+                        t,
+                        patches,
                         "the reconcile failed at an earlier composed resource",
                     );
                     st.put_resource(Rendered {
@@ -98,6 +91,32 @@ pub(super) fn run(st: &mut State<'_>, input: &PtInput) -> Result<()> {
     Ok(())
 }
 
+/// Every template's patches with PatchSets inlined, in one list: each
+/// template's are the range of it at the template's index.
+fn inline_patch_sets<'p, 'a>(
+    input: &'p PtInput<'a>,
+) -> Result<(Vec<&'p Patch<'a>>, Vec<Range<usize>>)> {
+    let wrap = |e: Error| e.wrap("cannot inline Composition patch sets");
+    patchset::check_sets(&input.patch_sets).map_err(wrap)?;
+    let mut all = Vec::with_capacity(input.resources.iter().map(|t| t.patches.len()).sum());
+    let mut spans = Vec::with_capacity(input.resources.len());
+    for t in &input.resources {
+        let start = all.len();
+        patchset::inline_into(&mut all, &input.patch_sets, &t.patches).map_err(wrap)?;
+        spans.push(start..all.len());
+    }
+    Ok((all, spans))
+}
+
+/// Traces a template's ToComposite patches as not run, for `reason`.
+fn trace_to_composite_not_run(st: &mut State<'_>, t: &Template, patches: &[&Patch], reason: &str) {
+    let to_xr = patches
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.kind.writes_composite());
+    st.trace_not_run(Some(&t.name), to_xr, reason);
+}
+
 /// The steps v1.14 runs for one applied resource: ToComposite patches,
 /// connection details, readiness. Returns whether the resource is ready; an
 /// error fails the reconcile.
@@ -107,12 +126,14 @@ fn after_apply(
     ti: usize,
     patches: &[&Patch],
     desired: &Value,
+    found: Option<Option<&ObservedResource>>,
 ) -> Result<bool> {
     let request = st.request;
-    let observed_entry = observed_for(request, &st.xr, t, ti);
+    let observed_entry = found.unwrap_or_else(|| observed_for(request, &st.xr, t, ti));
     let observed = observed_entry.map(|o| &o.resource);
-    let read = applied_reads(t, patches);
-    let live = applied_members(observed, desired, read.as_deref());
+    // Without an observed resource the applied one is the desired one, whatever is read.
+    let read = observed.and_then(|_| applied_reads(t, patches));
+    let live = applied_view(observed, desired, read.as_deref());
     for (i, p) in patches.iter().enumerate() {
         if !p.kind.writes_composite() {
             continue;
@@ -176,26 +197,34 @@ fn after_apply(
 
 /// The top-level members of the applied resource that its ToComposite
 /// patches, connection details and readiness checks can read: the first
-/// segment of each path they read, and `status` for conditions. `None` (all
-/// of them) when a path does not start with a member name.
-fn applied_reads<'t>(t: &'t Template, patches: &[&'t Patch]) -> Option<Vec<&'t str>> {
-    let mut keys = vec!["status"];
+/// segment of each path they read, and `status` for conditions, each named
+/// once. `None` (all of them) when a path does not start with a member name.
+fn applied_reads<'t>(t: &'t Template, patches: &[&'t Patch]) -> Option<Cow<'t, [&'t str]>> {
+    // Most read only `status`: that list is not built.
+    let mut keys = Cow::Borrowed(&["status"][..]);
+    let mut add = |path: &'t str| {
+        let k = first_member(path)?;
+        if !keys.contains(&k) {
+            keys.to_mut().push(k);
+        }
+        Some(())
+    };
     for p in patches.iter().filter(|p| p.kind.writes_composite()) {
         if let Some(from) = &p.from_field_path {
-            keys.push(first_member(from)?);
+            add(from)?;
         }
         for v in p.combine.iter().flat_map(|c| &c.variables) {
-            keys.push(first_member(v)?);
+            add(v)?;
         }
     }
     for d in &t.connection_details {
         if let Some(path) = &d.from_field_path {
-            keys.push(first_member(path)?);
+            add(path)?;
         }
     }
     for c in &t.readiness_checks {
         if let Some(path) = &c.field_path {
-            keys.push(first_member(path)?);
+            add(path)?;
         }
     }
     Some(keys)
@@ -204,7 +233,11 @@ fn applied_reads<'t>(t: &'t Template, patches: &[&'t Patch]) -> Option<Vec<&'t s
 /// The member a field path reads first, as the lexer reads it: the text up
 /// to the first delimiter, quotes trimmed; `None` when that text is empty.
 fn first_member(path: &str) -> Option<&str> {
-    let end = path.find(['.', '[', ']']).unwrap_or(path.len());
+    // Bytewise: the delimiters are ASCII, never part of another character.
+    let end = path
+        .bytes()
+        .position(|b| matches!(b, b'.' | b'[' | b']'))
+        .unwrap_or(path.len());
     let field = path.get(..end).filter(|f| !f.is_empty())?;
     Some(field.trim_matches(['\'', '"']))
 }
@@ -263,21 +296,23 @@ fn render_template(
     index: usize,
     patches: &[&Patch],
     owner: &metadata::Owner,
+    found: Option<Option<&ObservedResource>>,
 ) -> Result<Option<Value>> {
     let name = t.name.as_str();
     let request = st.request;
-    let observed = observed_for(request, &st.xr, t, index).map(|o| &o.resource);
+    let observed = found
+        .unwrap_or_else(|| observed_for(request, &st.xr, t, index))
+        .map(|o| &o.resource);
     let mut desired = base(t, observed)?;
     // Base name and namespace are replaced by the observed ones (or dropped).
     let (oname, ons) = match observed {
         Some(o) => (
-            metadata::meta_str(o, "name").to_owned(),
-            metadata::meta_str(o, "namespace").to_owned(),
+            metadata::meta_str(o, "name"),
+            metadata::meta_str(o, "namespace"),
         ),
-        None => (String::new(), String::new()),
+        None => ("", ""),
     };
-    metadata::set_meta_str(&mut desired, "name", &oname);
-    metadata::set_meta_str(&mut desired, "namespace", &ons);
+    metadata::set_name_and_namespace(&mut desired, oname, ons);
 
     // v1.14: every XR-sourced patch first, then every environment patch.
     let mut rendered = patch_group(st, name, patches, true, &mut desired);
@@ -330,7 +365,15 @@ fn base(t: &Template, observed: Option<&Value>) -> Result<Value> {
             .with_resource(name));
         }
     }
-    Ok(Value::clone(base))
+    // A copy with room for the `metadata` every composed resource is given.
+    Ok(match &**base {
+        Value::Object(m) if m.get("metadata").is_none() => {
+            let mut members = Vec::with_capacity(m.len() + 1);
+            members.extend(m.iter().map(|(k, v)| (k.clone(), v.clone())));
+            Value::Object(Map::from_sorted(members))
+        }
+        other => other.clone(),
+    })
 }
 
 /// An object's group, version and kind, and whether it names neither an
@@ -429,6 +472,20 @@ pub(super) fn skip_reason(e: &Error) -> String {
         "the source is missing and policy.fromFieldPath is Optional: the patch is skipped ({})",
         e.message()
     )
+}
+
+/// The observed resource of a template when its name settles it (found by
+/// name, or not observed and named); `None` when it depends on the XR's
+/// resource references, which ToComposite patches may change.
+fn observed_by_name<'r>(
+    request: &'r Request,
+    t: &Template,
+) -> Option<Option<&'r ObservedResource>> {
+    match request.observed.resources.get(&t.name) {
+        Some(o) => Some(Some(o)),
+        None if t.named => Some(None),
+        None => None,
+    }
 }
 
 /// The observed resource of a template: by template name; for anonymous

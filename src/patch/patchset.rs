@@ -42,6 +42,16 @@ pub(crate) fn inline<'p, 'a>(
     patches: &'p [Patch<'a>],
 ) -> Result<Vec<&'p Patch<'a>>> {
     let mut out = Vec::with_capacity(patches.len());
+    inline_into(&mut out, sets, patches)?;
+    Ok(out)
+}
+
+/// [`inline`], appending to `out`: the patches of many templates in one list.
+pub(crate) fn inline_into<'p, 'a>(
+    out: &mut Vec<&'p Patch<'a>>,
+    sets: &'p [PatchSet<'a>],
+    patches: &'p [Patch<'a>],
+) -> Result<()> {
     for p in patches {
         if p.kind != PatchType::PatchSet {
             out.push(p);
@@ -61,5 +71,5 @@ pub(crate) fn inline<'p, 'a>(
         };
         out.extend(set.patches.iter());
     }
-    Ok(out)
+    Ok(())
 }
