@@ -1,5 +1,7 @@
 //! Combine patches: several source fields formatted into one string (`strategy: string`).
 
+use std::borrow::Cow;
+
 use crate::error::{Error, ErrorKind, Result};
 use crate::fieldpath;
 use crate::fmt;
@@ -69,7 +71,12 @@ pub(super) fn apply(
     if let Some(t) = trace.as_deref_mut() {
         t.combined = Some(combined.clone());
     }
-    let out = run_transforms(p, Value::String(combined), sem, trace.as_deref_mut())?;
+    let out = run_transforms(
+        p,
+        Cow::Owned(Value::String(combined)),
+        sem,
+        trace.as_deref_mut(),
+    )?;
     // Native combine patches always replace; FN honours toFieldPath policies (v0.8.0+).
     let opts = match sem {
         Semantics::Native => None,

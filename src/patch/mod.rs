@@ -222,7 +222,7 @@ fn apply_field_path(
         fieldpath::get_value_at(from_obj, from, sem)
     };
     let input = match read {
-        Ok(v) => v.clone(),
+        Ok(v) => v,
         Err(e) if quiet && e.is_not_found() => return Err(e),
         Err(e) => {
             if let Some(t) = trace.as_deref_mut() {
@@ -232,9 +232,9 @@ fn apply_field_path(
         }
     };
     if let Some(t) = trace.as_deref_mut() {
-        t.read(from_path, &input);
+        t.read(from_path, input);
     }
-    let out = run_transforms(p, input, sem, trace.as_deref_mut())?;
+    let out = run_transforms(p, Cow::Borrowed(input), sem, trace.as_deref_mut())?;
     let out = if sem == Semantics::Function {
         // FN round-trips the pipeline output through JSON before merging (`toValidJSON`).
         fieldpath::to_valid_json(out)?
@@ -282,22 +282,23 @@ pub(crate) fn reread(to: &mut Value, sem: Semantics) -> Result<()> {
 }
 
 /// Runs the patch's transforms, recording each step for the trace.
+///
+/// `input` is copied only when no transform replaces it.
 pub(crate) fn run_transforms(
     p: &Patch,
-    input: Value,
+    input: Cow<'_, Value>,
     sem: Semantics,
     trace: Option<&mut PatchTrace>,
 ) -> Result<Value> {
     if p.pipeline.is_empty() {
-        return Ok(input);
+        return Ok(input.into_owned());
     }
     let Some(t) = trace else {
-        return transform::run(&p.pipeline, input, sem, None);
+        return transform::run(&p.pipeline, &input, sem, None);
     };
     let mut steps = Vec::new();
-    let first_input = input.clone();
-    let res = transform::run(&p.pipeline, input, sem, Some(&mut steps));
-    let mut prev = first_input;
+    let res = transform::run(&p.pipeline, &input, sem, Some(&mut steps));
+    let mut prev = input.into_owned();
     for s in steps {
         let output = s.output;
         t.transforms.push(TransformStep {

@@ -10,7 +10,7 @@ use crate::value::Value;
 /// # Errors
 /// Crossplane's error for the first failing transform.
 pub fn run(transforms: &[Value], input: Value, sem: Semantics) -> Result<Value> {
-    transform::run(&transform::decode_all(transforms, sem), input, sem, None)
+    transform::run(&transform::decode_all(transforms, sem), &input, sem, None)
 }
 
 /// Runs a pipeline and returns each transform's (type, output).
@@ -24,7 +24,7 @@ pub fn run_traced(
 ) -> Result<(Value, Vec<(String, Value)>)> {
     let mut steps = Vec::new();
     let decoded = transform::decode_all(transforms, sem);
-    let out = transform::run(&decoded, input, sem, Some(&mut steps))?;
+    let out = transform::run(&decoded, &input, sem, Some(&mut steps))?;
     Ok((out, steps.into_iter().map(|s| (s.kind, s.output)).collect()))
 }
 

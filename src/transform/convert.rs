@@ -39,9 +39,9 @@ fn decode(cfg: &Map) -> Result<(&'static str, &'static str)> {
 }
 
 /// `ResolveConvert`.
-pub(super) fn resolve(cfg: &Config, input: Value) -> Result<Value> {
+pub(super) fn resolve(cfg: &Config, input: &Value) -> Result<Value> {
     let &(to, format) = cfg.0.as_ref().map_err(again)?;
-    let from = match &input {
+    let from = match input {
         Value::String(_) => "string",
         Value::Int(_) => "int64",
         Value::Bool(_) => "bool",
@@ -50,7 +50,7 @@ pub(super) fn resolve(cfg: &Config, input: Value) -> Result<Value> {
     };
     // Same type: returned as is, whatever the format says.
     if from == to {
-        return Ok(input);
+        return Ok(input.clone());
     }
     let unsupported = || {
         fail(format!(
@@ -59,30 +59,30 @@ pub(super) fn resolve(cfg: &Config, input: Value) -> Result<Value> {
     };
     Ok(match (input, to, format) {
         (Value::String(s), "int64", "none") => {
-            Value::Int(strconv::parse_int(&s).map_err(|e| fail(e.to_string()))?)
+            Value::Int(strconv::parse_int(s).map_err(|e| fail(e.to_string()))?)
         }
         (Value::String(s), "bool", "none") => {
-            Value::Bool(strconv::parse_bool(&s).map_err(|e| fail(e.to_string()))?)
+            Value::Bool(strconv::parse_bool(s).map_err(|e| fail(e.to_string()))?)
         }
         (Value::String(s), "float64", "none") => {
-            Value::Float(strconv::parse_float(&s).map_err(|e| fail(e.to_string()))?)
+            Value::Float(strconv::parse_float(s).map_err(|e| fail(e.to_string()))?)
         }
         (Value::String(s), "float64", "quantity") => {
-            Value::Float(quantity::parse_approximate_f64(&s).map_err(|e| fail(e.to_string()))?)
+            Value::Float(quantity::parse_approximate_f64(s).map_err(|e| fail(e.to_string()))?)
         }
-        (Value::String(s), "object", "json") => gojson::unmarshal(&s, gojson::Target::Object)?,
-        (Value::String(s), "array", "json") => gojson::unmarshal(&s, gojson::Target::Array)?,
+        (Value::String(s), "object", "json") => gojson::unmarshal(s, gojson::Target::Object)?,
+        (Value::String(s), "array", "json") => gojson::unmarshal(s, gojson::Target::Array)?,
         (Value::Int(i), "string", "none") => Value::String(i.to_string()),
-        (Value::Int(i), "bool", "none") => Value::Bool(i == 1),
+        (Value::Int(i), "bool", "none") => Value::Bool(*i == 1),
         #[allow(clippy::cast_precision_loss)] // Go's float64(int64)
-        (Value::Int(i), "float64", "none") => Value::Float(i as f64),
+        (Value::Int(i), "float64", "none") => Value::Float(*i as f64),
         (Value::Bool(b), "string", "none") => Value::String(b.to_string()),
-        (Value::Bool(b), "int64", "none") => Value::Int(i64::from(b)),
-        (Value::Bool(b), "float64", "none") => Value::Float(if b { 1.0 } else { 0.0 }),
-        (Value::Float(f), "string", "none") => Value::String(crate::value::go_format_float_f(f)),
-        (Value::Float(f), "int64", "none") => Value::Int(go_f64_to_i64(f)),
+        (Value::Bool(b), "int64", "none") => Value::Int(i64::from(*b)),
+        (Value::Bool(b), "float64", "none") => Value::Float(if *b { 1.0 } else { 0.0 }),
+        (Value::Float(f), "string", "none") => Value::String(crate::value::go_format_float_f(*f)),
+        (Value::Float(f), "int64", "none") => Value::Int(go_f64_to_i64(*f)),
         #[allow(clippy::float_cmp)]
-        (Value::Float(f), "bool", "none") => Value::Bool(f == 1.0),
+        (Value::Float(f), "bool", "none") => Value::Bool(*f == 1.0),
         _ => return Err(unsupported()),
     })
 }

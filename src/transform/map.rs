@@ -20,8 +20,8 @@ impl Config {
 ///
 /// FN holds each value as raw JSON that a `null` leaves empty, and decoding
 /// nothing fails; natively the value is `null`.
-pub(super) fn resolve(cfg: &Config, input: Value, sem: Semantics) -> Result<Value> {
-    let Value::String(key) = &input else {
+pub(super) fn resolve(cfg: &Config, input: &Value, sem: Semantics) -> Result<Value> {
+    let Value::String(key) = input else {
         return Err(fail(format!(
             "type {} is not supported for map transform",
             input.go_type()

@@ -119,20 +119,20 @@ fn fallback(cfg: &Map) -> Result<Fallback> {
 }
 
 /// `ResolveMatch`: patterns in order; an evaluation error aborts at once.
-pub(super) fn resolve(cfg: &Config, input: Value) -> Result<Value> {
+pub(super) fn resolve(cfg: &Config, input: &Value) -> Result<Value> {
     let patterns = cfg.patterns.as_ref().map_err(again)?;
     for (i, case) in patterns.iter().enumerate() {
         if let Test::Undecodable(e) = &case.test {
             return Err(again(e));
         }
-        let matched = matches(&case.test, &input)
+        let matched = matches(&case.test, input)
             .map_err(|e| e.wrap(format!("cannot match pattern at index {i}")))?;
         if matched {
             return Ok(case.result.clone().unwrap_or(Value::Null));
         }
     }
     match cfg.fallback.as_ref().map_err(again)? {
-        Fallback::Input => Ok(input),
+        Fallback::Input => Ok(input.clone()),
         Fallback::Value(v) => Ok(v.clone().unwrap_or(Value::Null)),
     }
 }

@@ -49,7 +49,7 @@ fn decode(cfg: &Map, sem: Semantics) -> Result<(Op, i64)> {
 }
 
 /// `ResolveMath`: the config is validated first, then the input type.
-pub(super) fn resolve(cfg: &Config, input: Value) -> Result<Value> {
+pub(super) fn resolve(cfg: &Config, input: &Value) -> Result<Value> {
     let &(op, m) = cfg.0.as_ref().map_err(again)?;
     if !matches!(input, Value::Int(_) | Value::Float(_)) {
         return Err(fail(format!(
@@ -62,9 +62,9 @@ pub(super) fn resolve(cfg: &Config, input: Value) -> Result<Value> {
         #[allow(clippy::cast_precision_loss)] // Go's float64(int64)
         (Op::Multiply, Value::Float(f)) => Value::Float(f * m as f64),
         // Clamps compare the input truncated to int64 but return it unchanged.
-        (Op::ClampMin, v) if as_int64(&v) < m => Value::Int(m),
-        (Op::ClampMax, v) if as_int64(&v) > m => Value::Int(m),
-        (_, v) => v,
+        (Op::ClampMin, v) if as_int64(v) < m => Value::Int(m),
+        (Op::ClampMax, v) if as_int64(v) > m => Value::Int(m),
+        (_, v) => v.clone(),
     })
 }
 

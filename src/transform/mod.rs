@@ -138,26 +138,30 @@ fn lacks_default(kind: &str, cfg: &Map) -> bool {
 /// Runs `transforms` in order on `input`.
 ///
 /// Errors read `transform at index N returned error: ...` as Crossplane's do.
+///
+/// Transforms read their input and make a new value, so the first one reads
+/// the source where it lies: a patch copies nothing it then replaces.
 pub(crate) fn run(
     transforms: &[Transform],
-    input: Value,
+    input: &Value,
     sem: Semantics,
     mut steps: Option<&mut Vec<Step>>,
 ) -> Result<Value> {
-    let mut value = input;
+    let mut value = None;
     for (i, t) in transforms.iter().enumerate() {
-        value = resolve(t, value, sem).map_err(|e| {
+        let out = resolve(t, value.as_ref().unwrap_or(input), sem).map_err(|e| {
             e.wrap(format!("transform at index {i} returned error"))
                 .with_transform(i, t.kind())
         })?;
         if let Some(steps) = steps.as_deref_mut() {
             steps.push(Step {
                 kind: t.kind().to_owned(),
-                output: value.clone(),
+                output: out.clone(),
             });
         }
+        value = Some(out);
     }
-    Ok(value)
+    Ok(value.unwrap_or_else(|| input.clone()))
 }
 
 /// `Resolve`'s reading of a transform: the `type` and its config block,
@@ -211,7 +215,7 @@ fn decode(t: &Value, sem: Semantics) -> Result<(&'static str, Op, bool, bool)> {
 
 /// One transform (`Resolve` upstream): the decoding error, if any, or the
 /// sub-transform's result, whose failure reads `<type> transform could not resolve`.
-fn resolve(t: &Transform, input: Value, sem: Semantics) -> Result<Value> {
+fn resolve(t: &Transform, input: &Value, sem: Semantics) -> Result<Value> {
     let op = t.op.as_ref().map_err(again)?;
     let out = match op {
         Op::Map(c) => map::resolve(c, input, sem),

@@ -105,23 +105,30 @@ fn decode(cfg: &Map, sem: Semantics) -> Result<Op> {
 }
 
 /// `ResolveString`: every sub-type returns a string.
-pub(super) fn resolve(cfg: &Config, input: Value, sem: Semantics) -> Result<Value> {
+pub(super) fn resolve(cfg: &Config, input: &Value, sem: Semantics) -> Result<Value> {
     let op = cfg.0.as_ref().map_err(again)?;
     let out = match op {
-        Op::Format(f) => crate::fmt::sprintf(f, std::slice::from_ref(&input))?,
-        Op::Convert(c) => convert(*c, &input)?,
+        Op::Format(f) => crate::fmt::sprintf(f, std::slice::from_ref(input))?,
+        Op::Convert(c) => convert(*c, input)?,
         Op::Trim { trim, suffix } => {
-            let s = sprint_v(&input);
+            // `%v` of a string is the string: read it in place.
+            let s = match input {
+                Value::String(s) => std::borrow::Cow::Borrowed(s.as_str()),
+                other => std::borrow::Cow::Owned(sprint_v(other)),
+            };
             let trimmed = if *suffix {
                 s.strip_suffix(trim.as_str())
             } else {
                 s.strip_prefix(trim.as_str())
             };
-            trimmed.map_or_else(|| s.clone(), str::to_owned)
+            match trimmed {
+                Some(t) => t.to_owned(),
+                None => s.into_owned(),
+            }
         }
-        Op::Regexp { pattern, group } => regexp(pattern, *group, &input)?,
-        Op::Join(sep) => join(sep, &input, sem)?,
-        Op::Replace { search, with } => replace_all(&sprint_v(&input), search, with)?,
+        Op::Regexp { pattern, group } => regexp(pattern, *group, input)?,
+        Op::Join(sep) => join(sep, input, sem)?,
+        Op::Replace { search, with } => replace_all(&sprint_v(input), search, with)?,
     };
     Ok(Value::String(out))
 }
