@@ -102,8 +102,6 @@ impl State<'_> {
     }
 
     /// A trace entry for a patch about to run, when tracing.
-    // Inlined, an untraced render only tests whether it traces.
-    #[inline(always)]
     pub(crate) fn start_trace(
         &self,
         resource: Option<&str>,
@@ -113,19 +111,7 @@ impl State<'_> {
         to: &'static str,
     ) -> Option<PatchTrace> {
         self.trace.as_ref()?;
-        Some(self.new_trace(resource, index, p, from, to))
-    }
-
-    #[inline(never)]
-    fn new_trace(
-        &self,
-        resource: Option<&str>,
-        index: usize,
-        p: &Patch,
-        from: &'static str,
-        to: &'static str,
-    ) -> PatchTrace {
-        PatchTrace {
+        Some(PatchTrace {
             step: self.pipeline.step.clone(),
             resource: resource.map(str::to_owned),
             index,
@@ -140,7 +126,7 @@ impl State<'_> {
                 .to_owned(),
             to_policy: p.policy.describe(self.sem),
             ..PatchTrace::default()
-        }
+        })
     }
 
     /// Records patches that never ran, with the reason.
@@ -162,7 +148,6 @@ impl State<'_> {
         }
     }
 
-    #[inline(always)]
     pub(crate) fn end_trace(&mut self, t: Option<PatchTrace>) {
         if let (Some(list), Some(t)) = (self.trace.as_mut(), t) {
             list.push(t);
