@@ -497,12 +497,8 @@ fn observed_for<'r>(
     t: &Template,
     index: usize,
 ) -> Option<&'r ObservedResource> {
-    let resources = &request.observed.resources;
-    if let Some(o) = resources.get(&t.name) {
-        return Some(o);
-    }
-    if t.named {
-        return None;
+    if let Some(found) = observed_by_name(request, t) {
+        return found;
     }
     let r = xr
         .get("spec")?
@@ -514,7 +510,7 @@ fn observed_for<'r>(
     if name.is_empty() {
         return None;
     }
-    resources.values().find(|o| {
+    request.observed.resources.values().find(|o| {
         metadata::meta_str(&o.resource, "name") == name
             && field(&o.resource, "kind") == field(r, "kind")
             && field(&o.resource, "apiVersion") == field(r, "apiVersion")
