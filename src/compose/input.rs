@@ -154,7 +154,7 @@ impl Request {
         if opts.connection_secret_keys.is_none() {
             opts.connection_secret_keys = r.connection_secret_keys;
         }
-        // Inserted one by one: the last of a repeated name wins, as with `collect`.
+        // Sorted once by name; the last of a repeated name wins, as with `collect`.
         let resources = ObservedResources::from_unsorted(
             r.resources
                 .into_iter()
