@@ -1,5 +1,5 @@
 //! The wasm builds' global allocator: power-of-two size classes over linear
-//! memory; and their byte comparison (`memcmp`), a word at a time.
+//! memory; and their byte comparison (`memcmp`, see `bytes`).
 //!
 //! A render makes thousands of small, short-lived allocations (every key and
 //! string of the request) and frees them all at the end. std's dlmalloc spent
@@ -152,7 +152,7 @@ unsafe impl GlobalAlloc for SizeClasses {
     }
 }
 
-/// Byte comparison for the module, eight bytes at a time.
+/// Byte comparison for the module ([`crate::bytes::compare`]).
 ///
 /// The builtin `memcmp` compares a byte per loop turn, and wasmtime's epoch
 /// interruption adds a check to every turn; map lookups compare keys through it
@@ -160,35 +160,14 @@ unsafe impl GlobalAlloc for SizeClasses {
 #[unsafe(no_mangle)]
 #[inline(never)]
 pub(crate) unsafe extern "C" fn memcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
-    let mut i = 0;
-    while i + 8 <= n {
-        // SAFETY: the caller guarantees `n` readable bytes behind both pointers.
-        let (x, y) = unsafe {
-            (
-                a.add(i).cast::<u64>().read_unaligned(),
-                b.add(i).cast::<u64>().read_unaligned(),
-            )
-        };
-        if x != y {
-            // Little-endian words: the first differing byte is the lowest, so
-            // compare the byte-swapped words.
-            return if x.swap_bytes() < y.swap_bytes() {
-                -1
-            } else {
-                1
-            };
-        }
-        i += 8;
-    }
-    while i < n {
-        // SAFETY: as above.
-        let (x, y) = unsafe { (*a.add(i), *b.add(i)) };
-        if x != y {
-            return i32::from(x) - i32::from(y);
-        }
-        i += 1;
-    }
-    0
+    // SAFETY: the caller guarantees `n` readable bytes behind both pointers.
+    let (a, b) = unsafe {
+        (
+            std::slice::from_raw_parts(a, n),
+            std::slice::from_raw_parts(b, n),
+        )
+    };
+    crate::bytes::compare(a, b)
 }
 
 /// Equality-only comparison, which LLVM emits for `==` on byte slices.

@@ -1,0 +1,114 @@
+//! Byte comparison for the wasm builds' `memcmp` (`src/alloc.rs`): a word at
+//! a time, and the last partial word by overlapping reads instead of a loop.
+//!
+//! Under wasmtime's epoch interruption every loop turn and every call pays a
+//! check of the deadline; a map lookup compares keys of a few bytes, so a
+//! byte loop for the tail cost more than the words before it.
+
+/// The eight bytes at `at`, little-endian: equal words are told apart without
+/// the byte swap (no wasm instruction) that ordering them needs.
+#[inline(always)]
+fn word(s: &[u8], at: usize) -> u64 {
+    s.get(at..at + 8)
+        .and_then(|w| w.try_into().ok())
+        .map_or(0, u64::from_le_bytes)
+}
+
+/// As [`word`], four bytes.
+#[inline(always)]
+fn half(s: &[u8], at: usize) -> u32 {
+    s.get(at..at + 4)
+        .and_then(|w| w.try_into().ok())
+        .map_or(0, u32::from_le_bytes)
+}
+
+/// The order of two different little-endian words by their first differing
+/// byte (the lowest): the order of the byte-swapped words.
+#[inline(never)]
+fn order(x: u64, y: u64) -> i32 {
+    if x.swap_bytes() < y.swap_bytes() {
+        -1
+    } else {
+        1
+    }
+}
+
+/// `memcmp` of `a` and `b`, which have the same length: the sign of the first
+/// differing byte's difference, or 0.
+///
+/// A word that overlaps one already found equal is compared whole: its first
+/// difference lies after the overlap, so the order is still that of the
+/// first differing byte.
+#[inline(always)]
+pub(crate) fn compare(a: &[u8], b: &[u8]) -> i32 {
+    let n = a.len().min(b.len());
+    if n >= 8 {
+        let mut i = 0;
+        while i + 8 <= n {
+            let (x, y) = (word(a, i), word(b, i));
+            if x != y {
+                return order(x, y);
+            }
+            i += 8;
+        }
+        if i == n {
+            return 0;
+        }
+        let (x, y) = (word(a, n - 8), word(b, n - 8));
+        return if x == y { 0 } else { order(x, y) };
+    }
+    if n >= 4 {
+        // The two halves as one word, the first in the low bytes.
+        let join = |s| u64::from(half(s, 0)) | u64::from(half(s, n - 4)) << 32;
+        let (x, y) = (join(a), join(b));
+        return if x == y { 0 } else { order(x, y) };
+    }
+    // Up to three single bytes, unrolled.
+    for i in 0..3 {
+        match (a.get(i), b.get(i)) {
+            (Some(x), Some(y)) if x != y => return i32::from(*x) - i32::from(*y),
+            (Some(_), Some(_)) => {}
+            _ => return 0,
+        }
+    }
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::compare;
+
+    /// The sign `memcmp` gives, from the slice order.
+    fn expected(a: &[u8], b: &[u8]) -> i32 {
+        match a.cmp(b) {
+            std::cmp::Ordering::Less => -1,
+            std::cmp::Ordering::Equal => 0,
+            std::cmp::Ordering::Greater => 1,
+        }
+    }
+
+    #[test]
+    fn agrees_with_the_slice_order_at_every_length_and_position() {
+        let base: Vec<u8> = (0..40u8).map(|i| i.wrapping_mul(37) | 1).collect();
+        for n in 0..=base.len() {
+            let a = &base[..n];
+            assert_eq!(compare(a, a), 0, "equal, {n} bytes");
+            for at in 0..n {
+                for delta in [1u8, 0x7f, 0x80, 0xfe] {
+                    let mut b = a.to_vec();
+                    b[at] = b[at].wrapping_add(delta);
+                    // Also a difference after the first one, which must not decide.
+                    if at + 1 < n {
+                        b[n - 1] ^= 0xff;
+                    }
+                    assert_eq!(
+                        compare(a, &b).signum(),
+                        expected(a, &b),
+                        "{n} bytes, first difference at {at}, delta {delta}"
+                    );
+                    assert_eq!(compare(&b, a).signum(), expected(&b, a));
+                }
+            }
+        }
+    }
+}
