@@ -63,3 +63,54 @@ pub(crate) fn eq(w: u64, c: u8) -> u64 {
 pub(crate) fn control(w: u64) -> u64 {
     w.wrapping_sub(ONES * 0x20) & !w
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{byte_set, control, eq, find};
+    #[test]
+    fn finds_the_first_byte_of_the_set_from_any_start() {
+        const SET: [bool; 256] = byte_set(true, b"\"\\");
+        let word = |w| control(w) | eq(w, b'"') | eq(w, b'\\');
+        let texts: [&[u8]; 6] = [
+            b"abcdefghijklmnopqrstuvwxyz0123456789",
+            b"\"a\\b\"cdefgh\"\"ijk\nlm\\",
+            b"\x7f\x1f\x20\x21\x22\x23\x5b\x5c\x5d\xe2\x80\xa8",
+            b"!#!#!#!#!#!#!#!#",
+            b"\"\"\"\"\"\"\"\"\"",
+            b"",
+        ];
+        for text in texts {
+            for len in 0..=text.len() {
+                let b = &text[..len];
+                for from in 0..=len + 1 {
+                    let want = b
+                        .get(from..)
+                        .and_then(|r| r.iter().position(|&c| SET[c as usize]))
+                        .map(|n| from + n);
+                    assert_eq!(find(b, from, &SET, word), want, "{b:?} from {from}");
+                }
+            }
+        }
+        // The writer's set, over every byte value at every place in a short text.
+        const HTML: [bool; 256] = byte_set(true, b"\"\\<>&\xe2");
+        let html = |w| {
+            control(w)
+                | eq(w, b'"')
+                | eq(w, b'\\')
+                | eq(w, b'<')
+                | eq(w, b'>')
+                | eq(w, b'&')
+                | eq(w, 0xe2)
+        };
+        for len in 1..=12 {
+            for at in 0..len {
+                for c in 0..=255u8 {
+                    let mut b = vec![b'a'; len];
+                    b[at] = c;
+                    let want = b.iter().position(|&c| HTML[c as usize]);
+                    assert_eq!(find(&b, 0, &HTML, html), want, "{b:?}");
+                }
+            }
+        }
+    }
+}
