@@ -39,16 +39,7 @@ pub unsafe extern "C" fn xprender_free(ptr: i32, len: i32) {
 pub unsafe extern "C" fn xprender_render(ptr: i32, len: i32) -> i64 {
     // SAFETY: the caller hands over a buffer from `xprender_alloc`.
     let request = unsafe { from_raw(ptr, len) };
-    let response = match std::str::from_utf8(&request) {
-        Ok(text) => crate::render_json(text),
-        Err(e) => crate::error_document(&crate::Error::new(
-            crate::ErrorKind::InvalidRequest,
-            format!(
-                "request is not UTF-8: invalid byte at offset {}",
-                e.valid_up_to()
-            ),
-        )),
-    };
+    let response = crate::render_bytes(&request);
     drop(request);
     let bytes = response.into_bytes().into_boxed_slice();
     let len = bytes.len();

@@ -66,6 +66,23 @@ pub fn render_json(request: &str) -> String {
     respond(plan::read_request(request))
 }
 
+/// [`render_json`] of a request handed over as bytes, as the core module's ABI
+/// receives it. Bytes that are not UTF-8 give an `InvalidRequest` error naming
+/// the offset of the first invalid byte; a kept Composition's bytes are not
+/// checked again (`plan::read_request_bytes`).
+pub(crate) fn render_bytes(request: &[u8]) -> String {
+    match plan::read_request_bytes(request) {
+        Ok(read) => respond(read),
+        Err(e) => error_document(&Error::new(
+            ErrorKind::InvalidRequest,
+            format!(
+                "request is not UTF-8: invalid byte at offset {}",
+                e.valid_up_to()
+            ),
+        )),
+    }
+}
+
 /// The response to a request as read: its Output or its error document.
 pub(crate) fn respond(request: Result<Request>) -> String {
     match request.and_then(|r| render(&r)) {

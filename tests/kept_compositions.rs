@@ -122,3 +122,60 @@ fn kept_compositions_stay_bounded() {
     }
     assert_eq!(xprender::testing::kept_compositions().0, 64);
 }
+
+/// What a request handed over as bytes rendered to before the reader took bytes: the whole
+/// request checked as UTF-8, then its text read whole.
+fn checked_then_rendered(b: &[u8]) -> String {
+    match std::str::from_utf8(b) {
+        Ok(text) => xprender::testing::render_json_unkept(text),
+        Err(e) => xprender::error_document(&xprender::Error::new(
+            xprender::ErrorKind::InvalidRequest,
+            format!(
+                "request is not UTF-8: invalid byte at offset {}",
+                e.valid_up_to()
+            ),
+        )),
+    }
+}
+
+/// Bytes that are not UTF-8: a lone continuation byte, a byte UTF-8 never uses, a sequence
+/// cut short, a surrogate's encoding and an overlong '/'.
+const INVALID: [&[u8]; 5] = [b"\x80", b"\xff", b"\xe2\x80", b"\xed\xa0\x80", b"\xc0\xaf"];
+
+#[test]
+fn bytes_render_as_checked_text_renders_with_and_without_a_kept_composition() {
+    let base = base();
+    xprender::testing::forget_compositions();
+    let mut refused = 0;
+    for i in 0..600 {
+        let mut r = with_xr(&base, i);
+        // Valid UTF-8 beyond ASCII in the XR, escaped and not.
+        if i % 4 == 1 {
+            r["xr"]["metadata"]["labels"]["team"] = json!(format!("équipe-{i}-\u{1F600}"));
+        }
+        let mut request = r.to_string().into_bytes();
+        if i % 3 != 0 {
+            // An invalid sequence somewhere: in the XR, the Composition, the observed
+            // resources, between tokens or at either end.
+            let bad = INVALID[i % INVALID.len()];
+            let at = (i * 7_919) % (request.len() + 1);
+            request.splice(at..at, bad.iter().copied());
+        }
+        let got = xprender::testing::render_bytes(&request);
+        assert_eq!(got, checked_then_rendered(&request), "request {i}");
+        refused += usize::from(got.contains("is not UTF-8"));
+        // The first render of an untouched request keeps its Composition; render it again.
+        if i % 3 == 0 {
+            assert_eq!(
+                xprender::testing::render_bytes(&request),
+                got,
+                "request {i}, kept"
+            );
+        }
+    }
+    assert!(
+        refused > 100,
+        "only {refused} requests were refused as not UTF-8"
+    );
+    assert_eq!(xprender::testing::kept_compositions().0, 1);
+}

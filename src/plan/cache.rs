@@ -59,13 +59,13 @@ thread_local! {
 ///
 /// A kept text is one whole JSON object, which ends at its own closing brace:
 /// when `text` starts with it, the value at the start of `text` is exactly it.
-pub(crate) fn get_at(text: &str) -> Option<(usize, Kept)> {
+pub(crate) fn get_at(text: &[u8]) -> Option<(usize, Kept)> {
     CACHE.with(|c| {
         let mut c = c.borrow_mut();
         let i = c
             .entries
             .iter()
-            .rposition(|e| starts_with(text.as_bytes(), e.text.as_bytes()))?;
+            .rposition(|e| starts_with(text, e.text.as_bytes()))?;
         let e = c.entries.remove(i);
         let found = (
             e.text.len(),

@@ -13,41 +13,68 @@
 
 mod cache;
 
+use std::str::Utf8Error;
 use std::sync::Arc;
 
 use crate::compose::Request;
 use crate::error::Result;
 use crate::value::MAX_DEPTH;
-use crate::value::read::{self, Member, Numbers};
+use crate::value::read::{self, Bytes, Checked, Member, Numbers, Source};
 
 pub(crate) use cache::{clear, footprint, plans};
 
 /// Reads a request, reusing the instance's reading of its Composition.
 pub(crate) fn read_request(text: &str) -> Result<Request> {
-    match with_kept_composition(text) {
+    match with_kept_composition(Checked(text)) {
         Some(request) => request,
         None => Request::from_json(text),
     }
 }
 
-fn with_kept_composition(text: &str) -> Option<Result<Request>> {
+/// [`read_request`] of a request handed over as bytes (the core module's ABI),
+/// or why they are not UTF-8.
+///
+/// A kept Composition's bytes are compared with its text, which was UTF-8 when
+/// it was kept, and not checked again: on its renders only the rest of the
+/// request (XR and observed resources, a few percent of it) is checked, string
+/// by string as it is read. Anything else (a Composition not kept yet, bytes
+/// that do not read) stops that reading; the request is then checked whole and
+/// read as [`read_request`] reads it, so every error keeps its text.
+pub(crate) fn read_request_bytes(b: &[u8]) -> std::result::Result<Result<Request>, Utf8Error> {
+    // An instance that keeps no Composition yet has nothing to compare with.
+    if cache::footprint().0 > 0
+        && let Some(request) = with_kept_composition(Bytes::new(b))
+    {
+        return Ok(request);
+    }
+    Ok(read_request(std::str::from_utf8(b)?))
+}
+
+/// The request read around its Composition (see [`read::read_around`]).
+fn with_kept_composition<'t, S: Source<'t>>(source: S) -> Option<Result<Request>> {
     // A kept Composition is recognised by its text where the member's value
     // starts, so its span is never walked; one seen first is read there, so
     // its text is walked once. The rest of the request is read in the same
     // pass, as if the Composition were `null`.
     let mut kept = None;
-    let mut known = |at: &str| {
+    // The text of a Composition seen first, to keep.
+    let mut first: Option<&'t str> = None;
+    let mut known = |at: &'t [u8]| {
         if let Some((len, c)) = cache::get_at(at) {
             kept = Some((c.0, Some(c.1)));
             return Some(len);
         }
+        // Not kept: read where it starts when the request's text is checked.
+        let rest = source.text_from(source.bytes().len() - at.len())?;
         // One level down in the request: the same depth limit as reading it whole.
-        let (v, len) = read::read_prefix(at, Numbers::Kubernetes, MAX_DEPTH - 1).ok()?;
+        let (v, len) = read::read_prefix(rest, Numbers::Kubernetes, MAX_DEPTH - 1).ok()?;
         v.as_object()?;
         kept = Some((Arc::new(v), None));
+        first = rest.get(..len);
         Some(len)
     };
-    let (doc, member) = read::read_around(text, Numbers::Kubernetes, MAX_DEPTH, &mut known).ok()?;
+    let (doc, member) =
+        read::read_around(source, Numbers::Kubernetes, MAX_DEPTH, &mut known).ok()?;
     let Member::At(span) = member else {
         return None;
     };
@@ -55,7 +82,9 @@ fn with_kept_composition(text: &str) -> Option<Result<Request>> {
     // First sight: the render decodes its own plan, as a one-off request's does.
     let kept = kept?;
     if kept.1.is_none() {
-        cache::put(text.get(span)?, (Arc::clone(&kept.0), Arc::default()));
+        // The span's text, as `known` read it.
+        let text = first.filter(|t| t.len() == span.len())?;
+        cache::put(text, (Arc::clone(&kept.0), Arc::default()));
     }
     Some(Request::from_value_with(doc, Some(kept)))
 }
@@ -63,16 +92,20 @@ fn with_kept_composition(text: &str) -> Option<Result<Request>> {
 #[cfg(test)]
 mod tests {
     use crate::value::MAX_DEPTH;
-    use crate::value::read::{Member, Numbers, read, read_around, read_prefix};
+    use crate::value::read::{Bytes, Checked, Member, Numbers, read, read_around, read_prefix};
 
     /// The member's span, reading its value to find its length.
     fn around(text: &str) -> Option<(crate::value::Value, Member)> {
-        let mut length = |at: &str| {
-            read_prefix(at, Numbers::Kubernetes, MAX_DEPTH)
-                .ok()
-                .map(|(_, n)| n)
+        let mut length = |at: &[u8]| {
+            read_prefix(
+                std::str::from_utf8(at).ok()?,
+                Numbers::Kubernetes,
+                MAX_DEPTH,
+            )
+            .ok()
+            .map(|(_, n)| n)
         };
-        read_around(text, Numbers::Kubernetes, MAX_DEPTH, &mut length).ok()
+        read_around(Checked(text), Numbers::Kubernetes, MAX_DEPTH, &mut length).ok()
     }
 
     fn span(text: &str) -> Option<&str> {
@@ -140,19 +173,56 @@ mod tests {
 
     #[test]
     fn a_known_value_is_not_walked() {
-        let mut known = |at: &str| at.starts_with(r#"{"a":"b"}"#).then_some(9);
+        let mut known = |at: &[u8]| at.starts_with(br#"{"a":"b"}"#).then_some(9);
+        let around = |t: &'static str, known: &mut dyn FnMut(&'static [u8]) -> Option<usize>| {
+            read_around(Checked(t), Numbers::Kubernetes, MAX_DEPTH, known)
+        };
         let t = r#"{"xr":{},"composition":{"a":"b"} ,"o":1}"#;
-        let read = read_around(t, Numbers::Kubernetes, MAX_DEPTH, &mut known);
+        let read = around(t, &mut known);
         assert!(matches!(read, Ok((_, Member::At(ref s))) if &t[s.clone()] == r#"{"a":"b"}"#));
         // What `known` vouches for is not read: an invalid value there goes unseen.
         let t = r#"{"composition":{"a":"b"}}"#;
-        let mut short = |_: &str| Some(1);
-        assert!(read_around(t, Numbers::Kubernetes, MAX_DEPTH, &mut short).is_err());
+        let mut short = |_: &[u8]| Some(1);
+        assert!(around(t, &mut short).is_err());
         let twice = r#"{"composition":{"a":"b"},"composition":{"a":"b"}}"#;
-        let read = read_around(twice, Numbers::Kubernetes, MAX_DEPTH, &mut known);
-        assert!(matches!(read, Ok((_, Member::Unsure))));
+        assert!(matches!(around(twice, &mut known), Ok((_, Member::Unsure))));
         let unknown = r#"{"composition":{"c":1}}"#;
-        let read = read_around(unknown, Numbers::Kubernetes, MAX_DEPTH, &mut known);
-        assert!(matches!(read, Ok((_, Member::Unsure))));
+        assert!(matches!(
+            around(unknown, &mut known),
+            Ok((_, Member::Unsure))
+        ));
+    }
+
+    /// Bytes not known to be UTF-8 read as their checked text does, strings checked one by
+    /// one; where the checked reading would go on unsure, the reading of bytes stops.
+    #[test]
+    fn bytes_read_as_their_text_and_stop_where_unsure() {
+        let mut known = |at: &[u8]| at.starts_with(br#"{"a":"b"}"#).then_some(9);
+        let bytes = |b: &'static [u8], known: &mut dyn FnMut(&'static [u8]) -> Option<usize>| {
+            read_around(Bytes::new(b), Numbers::Kubernetes, MAX_DEPTH, known)
+        };
+        let t = "{\"x\u{e9}\":\"d\u{e9}j\u{e0} \\u00e9 \u{1F600}\",\"composition\":{\"a\":\"b\"},\"n\":[1.5,true,null]}";
+        let checked = read_around(Checked(t), Numbers::Kubernetes, MAX_DEPTH, &mut known);
+        let read = bytes(t.as_bytes(), &mut known);
+        assert!(matches!(read, Ok((_, Member::At(_)))));
+        assert_eq!(read.map(|(v, _)| v), checked.map(|(v, _)| v));
+        for b in [
+            // Not UTF-8 in a key, a value, after an escape, and outside any string.
+            &b"{\"\xff\":1,\"composition\":{\"a\":\"b\"}}"[..],
+            b"{\"x\":\"\xc3\",\"composition\":{\"a\":\"b\"}}",
+            b"{\"x\":\"\\n\xe2\x80\",\"composition\":{\"a\":\"b\"}}",
+            b"{\"composition\":{\"a\":\"b\"},\xa0\"x\":1}",
+            // Unsure: the checked reading goes on to read the request whole.
+            br#"{"composition":{"a":"b"},"composition":{"a":"b"}}"#,
+            br#"{"composition":{"c":1}}"#,
+            br#"{"documents":[]}"#,
+            br#"{"x\u0041":1,"composition":{"a":"b"}}"#,
+        ] {
+            assert!(
+                bytes(b, &mut known).is_err(),
+                "{}",
+                String::from_utf8_lossy(b)
+            );
+        }
     }
 }

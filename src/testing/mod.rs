@@ -12,6 +12,12 @@ pub fn render_json_unkept(request: &str) -> String {
     crate::respond(crate::Request::from_json(request))
 }
 
+/// The render of `request` handed over as bytes, as the core module's ABI renders it.
+#[must_use]
+pub fn render_bytes(request: &[u8]) -> String {
+    crate::render_bytes(request)
+}
+
 /// How many Compositions this instance keeps, and their bytes of text.
 #[must_use]
 pub fn kept_compositions() -> (usize, usize) {

@@ -57,7 +57,7 @@ impl Fault {
 #[inline(never)]
 pub(crate) fn read(text: &str, numbers: Numbers, max_depth: usize) -> Result<Value, Fault> {
     let (v, i) = value_at(text, numbers, max_depth)?;
-    end_of_document(text, i)?;
+    end_of_document(text.as_bytes(), i)?;
     Ok(v)
 }
 
@@ -77,16 +77,19 @@ pub(crate) enum Member {
 /// how long the value is (a Composition it has read before, or reads there
 /// itself), and the value reads as `null` without being looked at. One pass over
 /// the rest of the request, which is read as if the Composition were `null`.
+///
+/// `source` is the request: checked text, or bytes (see [`Source`]).
 #[inline(never)]
-pub(crate) fn read_around<'t>(
-    text: &'t str,
+pub(crate) fn read_around<'t, S: Source<'t>>(
+    source: S,
     numbers: Numbers,
     max_depth: usize,
-    known: &mut dyn FnMut(&'t str) -> Option<usize>,
+    known: &mut dyn FnMut(&'t [u8]) -> Option<usize>,
 ) -> Result<(Value, Member), Fault> {
-    let mut r = Reader::new(text, numbers, Some(known));
+    let b = source.bytes();
+    let mut r = Reader::new(b, source, numbers, Some(known));
     let v = r.document(max_depth)?;
-    end_of_document(text, r.i)?;
+    end_of_document(b, r.i)?;
     let member = match (r.top, r.span) {
         (Top::Unsure, _) => Member::Unsure,
         (_, Some(span)) => Member::At(span),
@@ -96,8 +99,7 @@ pub(crate) fn read_around<'t>(
 }
 
 /// Only whitespace may follow the document, which ends at `i`.
-fn end_of_document(text: &str, mut i: usize) -> Result<(), Fault> {
-    let b = text.as_bytes();
+fn end_of_document(b: &[u8], mut i: usize) -> Result<(), Fault> {
     while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(i) {
         i += 1;
     }
@@ -121,7 +123,7 @@ pub(crate) fn read_prefix(
 /// The value after any whitespace at the start of `text`, and where it ends.
 #[inline(never)]
 fn value_at(text: &str, numbers: Numbers, max_depth: usize) -> Result<(Value, usize), Fault> {
-    let mut r = Reader::new(text, numbers, None);
+    let mut r = Reader::new(text.as_bytes(), Checked(text), numbers, None);
     let v = r.document(max_depth)?;
     Ok((v, r.i))
 }
@@ -141,15 +143,110 @@ fn tail<T>(stack: &mut Vec<T>, start: usize) -> Vec<T> {
 /// Bytes that end a plain run in a string literal.
 const STRING_STOP: [bool; 256] = scan::byte_set(true, b"\"\\");
 
-struct Reader<'t, 'k> {
+/// What a reading reads: text already checked as UTF-8, or bytes not known to
+/// be UTF-8 ([`Bytes`]). A reading of each is compiled on its own, so that a
+/// reading of text carries nothing of the checks.
+pub(crate) trait Source<'t>: Copy {
+    /// Whether a reading that becomes unsure stops (see [`Member::Unsure`]).
+    const STOPS_WHEN_UNSURE: bool;
+
+    fn bytes(&self) -> &'t [u8];
+
+    /// The text of `start..end`, which the grammar found between ASCII bytes;
+    /// `None` when it is not UTF-8.
+    fn slice(&self, start: usize, end: usize) -> Option<&'t str>;
+
+    /// The checked text from `at` to the end, if there is one.
+    fn text_from(&self, at: usize) -> Option<&'t str>;
+
+    /// Notes that `known` vouched for the bytes up to `at`; `false` when the
+    /// bytes from `at` on are not UTF-8.
+    fn vouched_to(&mut self, at: usize) -> bool;
+}
+
+/// Text known to be UTF-8.
+#[derive(Clone, Copy)]
+pub(crate) struct Checked<'t>(pub(crate) &'t str);
+
+impl<'t> Source<'t> for Checked<'t> {
+    /// The caller reads the request whole.
+    const STOPS_WHEN_UNSURE: bool = false;
+
+    fn bytes(&self) -> &'t [u8] {
+        self.0.as_bytes()
+    }
+
+    #[inline(always)]
+    fn slice(&self, start: usize, end: usize) -> Option<&'t str> {
+        self.0.get(start..end)
+    }
+
+    fn text_from(&self, at: usize) -> Option<&'t str> {
+        self.0.get(at..)
+    }
+
+    fn vouched_to(&mut self, _: usize) -> bool {
+        true
+    }
+}
+
+/// Bytes not known to be UTF-8. Each string before the span `known` vouches
+/// for is checked as it is read, and everything after it in one pass; a string
+/// that is not UTF-8 is a `Syntax` fault. Every other byte the grammar accepts
+/// is ASCII, so the bytes are UTF-8 when they read.
+#[derive(Clone, Copy)]
+pub(crate) struct Bytes<'t> {
     b: &'t [u8],
-    text: &'t str,
+    /// The bytes after the vouched span as text, and where they start.
+    after: Option<(usize, &'t str)>,
+}
+
+impl<'t> Bytes<'t> {
+    pub(crate) fn new(b: &'t [u8]) -> Self {
+        Bytes { b, after: None }
+    }
+}
+
+impl<'t> Source<'t> for Bytes<'t> {
+    /// The caller checks the bytes whole and reads them as text.
+    const STOPS_WHEN_UNSURE: bool = true;
+
+    fn bytes(&self) -> &'t [u8] {
+        self.b
+    }
+
+    #[inline(always)]
+    fn slice(&self, start: usize, end: usize) -> Option<&'t str> {
+        match self.after {
+            Some((at, t)) if start >= at => t.get(start - at..end - at),
+            _ => std::str::from_utf8(self.b.get(start..end)?).ok(),
+        }
+    }
+
+    fn text_from(&self, _: usize) -> Option<&'t str> {
+        None
+    }
+
+    fn vouched_to(&mut self, at: usize) -> bool {
+        match self.b.get(at..).map(std::str::from_utf8) {
+            Some(Ok(t)) => {
+                self.after = Some((at, t));
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+struct Reader<'t, 'k, S> {
+    b: &'t [u8],
+    source: S,
     i: usize,
     numbers: Numbers,
     /// Whether the last string read had escapes.
     escaped: bool,
     /// Asked for the length of the top-level `composition` member's value.
-    known: Option<&'k mut dyn FnMut(&'t str) -> Option<usize>>,
+    known: Option<&'k mut dyn FnMut(&'t [u8]) -> Option<usize>>,
     top: Top,
     /// Where the top-level `composition` member's value lies.
     span: Option<Range<usize>>,
@@ -175,15 +272,16 @@ enum Open {
 
 // The small helpers are inlined by hand: the module is built for size, which
 // would otherwise leave a call per byte.
-impl<'t, 'k> Reader<'t, 'k> {
+impl<'t, 'k, S: Source<'t>> Reader<'t, 'k, S> {
     fn new(
-        text: &'t str,
+        b: &'t [u8],
+        source: S,
         numbers: Numbers,
-        known: Option<&'k mut dyn FnMut(&'t str) -> Option<usize>>,
+        known: Option<&'k mut dyn FnMut(&'t [u8]) -> Option<usize>>,
     ) -> Self {
         Reader {
-            b: text.as_bytes(),
-            text,
+            b,
+            source,
             i: 0,
             numbers,
             escaped: false,
@@ -195,9 +293,9 @@ impl<'t, 'k> Reader<'t, 'k> {
 
     /// Notes a top-level key, when there is a `known` to ask about `composition`.
     #[inline(never)]
-    fn top_key(&mut self, key: &str) {
+    fn top_key(&mut self, key: &str) -> Result<(), Fault> {
         if self.top == Top::Unsure {
-            return;
+            return Ok(());
         }
         self.top = match key {
             _ if self.escaped => Top::Unsure,
@@ -206,14 +304,23 @@ impl<'t, 'k> Reader<'t, 'k> {
             "documents" => Top::Unsure,
             _ => Top::Idle,
         };
+        self.unsure()
+    }
+
+    /// Whether the reading goes on once unsure ([`Source::STOPS_WHEN_UNSURE`]).
+    fn unsure(&self) -> Result<(), Fault> {
+        if S::STOPS_WHEN_UNSURE && self.top == Top::Unsure {
+            return Err(Fault::Syntax(self.i));
+        }
+        Ok(())
     }
 
     /// The top-level `composition` member's value, at `self.i`: `known` says
     /// how long it is, and it reads as `null`.
     #[inline(never)]
-    fn known_value(&mut self) -> Value {
+    fn known_value(&mut self) -> Result<Value, Fault> {
         let at = self.i;
-        let len = match (self.known.as_mut(), self.text.get(at..)) {
+        let len = match (self.known.as_mut(), self.b.get(at..)) {
             (Some(known), Some(rest)) => known(rest),
             _ => None,
         };
@@ -222,11 +329,21 @@ impl<'t, 'k> Reader<'t, 'k> {
                 self.top = Top::Idle;
                 self.span = Some(at..at + len);
                 self.i = at + len;
+                if !self.source.vouched_to(self.i) {
+                    return Err(Fault::Syntax(self.i));
+                }
             }
             // The value is read as any other; the caller reads the whole request.
             None => self.top = Top::Unsure,
         }
-        Value::Null
+        self.unsure()?;
+        Ok(Value::Null)
+    }
+
+    /// The text from `start` to `end` ([`Source::slice`]).
+    #[inline(always)]
+    fn slice(&self, start: usize, end: usize) -> Result<&'t str, Fault> {
+        self.source.slice(start, end).ok_or(Fault::Syntax(start))
     }
 
     #[inline(always)]
@@ -278,7 +395,7 @@ impl<'t, 'k> Reader<'t, 'k> {
         loop {
             self.ws();
             let mut v = match self.peek() {
-                _ if self.top == Top::Value => match self.known_value() {
+                _ if self.top == Top::Value => match self.known_value()? {
                     _ if self.top == Top::Unsure => continue,
                     v => v,
                 },
@@ -295,7 +412,7 @@ impl<'t, 'k> Reader<'t, 'k> {
                         }
                         let key = self.key()?;
                         if stack.is_empty() && self.known.is_some() {
-                            self.top_key(&key);
+                            self.top_key(&key)?;
                         }
                         stack.push(Open::Object(members.len(), key));
                         continue;
@@ -343,7 +460,7 @@ impl<'t, 'k> Reader<'t, 'k> {
                         self.i += 1;
                         *key = self.key()?;
                         if depth == 1 && self.known.is_some() {
-                            self.top_key(key);
+                            self.top_key(key)?;
                         }
                         break;
                     }
@@ -409,7 +526,7 @@ impl<'t, 'k> Reader<'t, 'k> {
             digits(self)?;
             integer = false;
         }
-        let lit = &self.text[start..self.i];
+        let lit = self.slice(start, self.i)?;
         if integer
             && self.numbers == Numbers::Kubernetes
             && let Ok(i) = lit.parse::<i64>()
@@ -441,7 +558,7 @@ impl<'t, 'k> Reader<'t, 'k> {
         match self.peek() {
             Some(b'"') => {
                 self.i += 1;
-                Ok(self.text[start..i].to_owned())
+                Ok(self.slice(start, i)?.to_owned())
             }
             Some(b'\\') => self.escaped(start),
             _ => Err(Fault::Syntax(i)),
@@ -455,11 +572,11 @@ impl<'t, 'k> Reader<'t, 'k> {
     #[inline(never)]
     fn escaped(&mut self, start: usize) -> Result<String, Fault> {
         self.escaped = true;
-        let mut out = String::from(&self.text[start..self.i]);
+        let mut out = String::from(self.slice(start, self.i)?);
         loop {
             let run = self.i;
             self.i = self.plain_run(run);
-            out.push_str(&self.text[run..self.i]);
+            out.push_str(self.slice(run, self.i)?);
             match self.peek() {
                 Some(b'"') => {
                     self.i += 1;
