@@ -23,14 +23,12 @@ fn half(s: &[u8], at: usize) -> u32 {
 }
 
 /// The order of two different little-endian words by their first differing
-/// byte (the lowest): the order of the byte-swapped words.
-#[inline(never)]
+/// byte, the lowest: found from the lowest set bit of their difference (wasm
+/// has no byte swap to compare them as big-endian words).
+#[inline(always)]
 fn order(x: u64, y: u64) -> i32 {
-    if x.swap_bytes() < y.swap_bytes() {
-        -1
-    } else {
-        1
-    }
+    let shift = (x ^ y).trailing_zeros() & !7;
+    i32::from((x >> shift) as u8) - i32::from((y >> shift) as u8)
 }
 
 /// `memcmp` of `a` and `b`, which have the same length: the sign of the first
