@@ -176,7 +176,7 @@ const MAY_ESCAPE: [bool; 256] = super::scan::byte_set(true, b"\"\\<>&\xe2");
 /// The index of the first byte at or after `from` that may start a character
 /// Go escapes.
 #[inline(always)]
-fn may_escape(b: &[u8], from: usize) -> Option<usize> {
+pub(super) fn may_escape(b: &[u8], from: usize) -> Option<usize> {
     use super::scan::{control, eq, find};
     let stops = |w| {
         control(w)
