@@ -57,8 +57,6 @@ fn with_kept_composition<'t, S: Source<'t>>(source: S) -> Option<Result<Request>
     // its text is walked once. The rest of the request is read in the same
     // pass, as if the Composition were `null`.
     let mut kept = None;
-    // The text of a Composition seen first, to keep.
-    let mut first: Option<&'t str> = None;
     let mut known = |at: &'t [u8]| {
         if let Some((len, c)) = cache::get_at(at) {
             kept = Some((c.0, Some(c.1)));
@@ -70,7 +68,6 @@ fn with_kept_composition<'t, S: Source<'t>>(source: S) -> Option<Result<Request>
         let (v, len) = read::read_prefix(rest, Numbers::Kubernetes, MAX_DEPTH - 1).ok()?;
         v.as_object()?;
         kept = Some((Arc::new(v), None));
-        first = rest.get(..len);
         Some(len)
     };
     let (doc, member) =
@@ -82,8 +79,8 @@ fn with_kept_composition<'t, S: Source<'t>>(source: S) -> Option<Result<Request>
     // First sight: the render decodes its own plan, as a one-off request's does.
     let kept = kept?;
     if kept.1.is_none() {
-        // The span's text, as `known` read it.
-        let text = first.filter(|t| t.len() == span.len())?;
+        // First sight happens only in checked text (`known` reads nothing else).
+        let text = source.text_from(span.start)?.get(..span.len())?;
         cache::put(text, (Arc::clone(&kept.0), Arc::default()));
     }
     Some(Request::from_value_with(doc, Some(kept)))

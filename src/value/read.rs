@@ -86,10 +86,9 @@ pub(crate) fn read_around<'t, S: Source<'t>>(
     max_depth: usize,
     known: &mut dyn FnMut(&'t [u8]) -> Option<usize>,
 ) -> Result<(Value, Member), Fault> {
-    let b = source.bytes();
-    let mut r = Reader::new(b, source, numbers, Some(known));
+    let mut r = Reader::new(source, numbers, Some(known));
     let v = r.document(max_depth)?;
-    end_of_document(b, r.i)?;
+    end_of_document(r.b, r.i)?;
     let member = match (r.top, r.span) {
         (Top::Unsure, _) => Member::Unsure,
         (_, Some(span)) => Member::At(span),
@@ -123,7 +122,7 @@ pub(crate) fn read_prefix(
 /// The value after any whitespace at the start of `text`, and where it ends.
 #[inline(never)]
 fn value_at(text: &str, numbers: Numbers, max_depth: usize) -> Result<(Value, usize), Fault> {
-    let mut r = Reader::new(text.as_bytes(), Checked(text), numbers, None);
+    let mut r = Reader::new(Checked(text), numbers, None);
     let v = r.document(max_depth)?;
     Ok((v, r.i))
 }
@@ -239,6 +238,7 @@ impl<'t> Source<'t> for Bytes<'t> {
 }
 
 struct Reader<'t, 'k, S> {
+    /// `source.bytes()`, at hand for every byte read.
     b: &'t [u8],
     source: S,
     i: usize,
@@ -274,13 +274,12 @@ enum Open {
 // would otherwise leave a call per byte.
 impl<'t, 'k, S: Source<'t>> Reader<'t, 'k, S> {
     fn new(
-        b: &'t [u8],
         source: S,
         numbers: Numbers,
         known: Option<&'k mut dyn FnMut(&'t [u8]) -> Option<usize>>,
     ) -> Self {
         Reader {
-            b,
+            b: source.bytes(),
             source,
             i: 0,
             numbers,
