@@ -1,5 +1,6 @@
-//! Byte comparison for the wasm builds' `memcmp` (`src/alloc.rs`): a word at
-//! a time, and the last partial word by overlapping reads instead of a loop.
+//! Byte comparison a word at a time, the last partial word by overlapping
+//! reads instead of a loop: the wasm builds' `memcmp` (`src/alloc.rs`), and
+//! the key comparisons of object lookups, inline.
 //!
 //! Under wasmtime's epoch interruption every loop turn and every call pays a
 //! check of the deadline; a map lookup compares keys of a few bytes, so a
@@ -72,9 +73,31 @@ pub(crate) fn compare(a: &[u8], b: &[u8]) -> i32 {
     0
 }
 
+/// The order of two byte strings, as `Ord` gives it for slices, compared
+/// inline: a call to `memcmp` per key of a map search costs the call, and under
+/// wasmtime's epoch interruption a deadline check at its entry, more than
+/// comparing the few bytes of a key.
+#[inline(always)]
+pub(crate) fn order_of(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+    // The browser build is generated for size: there, one call each.
+    if cfg!(feature = "web") {
+        return a.cmp(b);
+    }
+    compare(a, b).cmp(&0).then(a.len().cmp(&b.len()))
+}
+
+/// Whether two byte strings are equal, compared inline (see [`order_of`]).
+#[inline(always)]
+pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
+    if cfg!(feature = "web") {
+        return a == b;
+    }
+    a.len() == b.len() && compare(a, b) == 0
+}
+
 #[cfg(test)]
 mod tests {
-    use super::compare;
+    use super::{compare, order_of, same};
 
     /// The sign `memcmp` gives, from the slice order.
     fn expected(a: &[u8], b: &[u8]) -> i32 {
@@ -106,6 +129,30 @@ mod tests {
                     );
                     assert_eq!(compare(&b, a).signum(), expected(&b, a));
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn orders_and_equates_as_slices_do() {
+        let words: [&[u8]; 12] = [
+            b"",
+            b"a",
+            b"ab",
+            b"abc",
+            b"abcdefgh",
+            b"abcdefghi",
+            b"abcdefgh\x00",
+            b"b",
+            b"spec",
+            b"spec.forProvider",
+            b"\xff",
+            b"abcdefghijklmnopqrstuvwxyz0123456789",
+        ];
+        for a in words {
+            for b in words {
+                assert_eq!(order_of(a, b), a.cmp(b), "{a:?} against {b:?}");
+                assert_eq!(same(a, b), a == b, "{a:?} against {b:?}");
             }
         }
     }

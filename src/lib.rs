@@ -9,7 +9,6 @@
 //! The JSON contract ([`render_json`]) is what every host speaks; it is
 //! documented in `docs/render.md`.
 
-#[cfg(any(test, all(target_arch = "wasm32", not(target_feature = "atomics"))))]
 mod bytes;
 mod compose;
 mod connection;

@@ -1,7 +1,7 @@
 //! Render benchmarks of the core module under wasmtime, over `benches/workloads/`.
 //!
 //! `XPRENDER_WASM` names the module (scripts/bench.sh builds it with `--profile wasm` and
-//! `wasm-opt -Oz`, as shipped). Two figures per workload: a render on a fresh instance (what
+//! `wasm-opt -O3`, as shipped). Two figures per workload: a render on a fresh instance (what
 //! the CLI does for every render) and a render on a live instance (the engine's own speed),
 //! both under the host's own wasmtime configuration. `XPRENDER_BENCH_EPOCHS=0` turns off
 //! its epoch interruption (the deadline's checks at every call and loop), to compare with

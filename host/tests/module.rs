@@ -9,12 +9,12 @@ use wasmtime::{Engine, ExternType, Instance, Linker, Module, Store, ValType};
 /// The module `build.rs` embedded into the binary.
 static CORE: &[u8] = include_bytes!(env!("XPRENDER_CORE_WASM"));
 
-/// Ceiling of the shipped module after `wasm-opt -Oz`: today's size plus a little room, so
+/// Ceiling of the shipped module after `wasm-opt -O3`: today's size plus a little room, so
 /// growth fails the build. The budget (250 KiB, gzip 100 KiB) is not met: the module's code
 /// is generated for speed (`opt-level = 3`, see Cargo.toml), and the gap and where the bytes
 /// go are in docs/benchmarks.md. Lower these as the module shrinks.
-const MAX_BYTES: usize = 637_700;
-const MAX_GZIP_BYTES: usize = 259_000;
+const MAX_BYTES: usize = 649_000;
+const MAX_GZIP_BYTES: usize = 261_800;
 
 /// The embedded module, compiled once for all tests here.
 fn compiled() -> &'static (Engine, Module) {

@@ -48,7 +48,7 @@ impl Map {
         let (mut lo, mut hi) = (0, self.entries.len());
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            match self.entries[mid].0.as_bytes().cmp(key) {
+            match crate::bytes::order_of(self.entries[mid].0.as_bytes(), key) {
                 std::cmp::Ordering::Less => lo = mid + 1,
                 std::cmp::Ordering::Greater => hi = mid,
                 std::cmp::Ordering::Equal => return Ok(mid),
@@ -69,7 +69,12 @@ impl Map {
         // goes a byte at a time), where a binary search compares bytes at
         // every step.
         if self.entries.len() <= 8 {
-            return self.entries.iter().find(|(k, _)| k == key).map(|(_, v)| v);
+            let key = key.as_bytes();
+            let found = self
+                .entries
+                .iter()
+                .find(|(k, _)| crate::bytes::same(k.as_bytes(), key));
+            return found.map(|(_, v)| v);
         }
         self.find(key).ok().map(|i| &self.entries[i].1)
     }
@@ -190,7 +195,7 @@ impl Map {
         // Stable, so repeated keys stay in document order; of each run of
         // repeats the last is kept, in place (`dedup_by` keeps the earlier
         // slot, so the later member is swapped into it first).
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        entries.sort_by(|a, b| crate::bytes::order_of(a.0.as_bytes(), b.0.as_bytes()));
         entries.dedup_by(|later, kept| {
             let same = later.0 == kept.0;
             if same {
@@ -208,7 +213,7 @@ fn key_less(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     match (a.first(), b.first()) {
         (Some(x), Some(y)) if x != y => x < y,
-        _ => a < b,
+        _ => crate::bytes::order_of(a, b).is_lt(),
     }
 }
 

@@ -24,7 +24,7 @@ pub(crate) fn run(args: &VersionArgs) -> anyhow::Result<ExitCode> {
         ),
         None => {
             let how = match runtime::BUNDLED_ENGINE_OPTIMIZED {
-                "true" => "built from the same commit; bundled, wasm-opt -Oz",
+                "true" => "built from the same commit; bundled, wasm-opt -O3",
                 "prebuilt" => {
                     "bundled prebuilt host/assets/xprender-core.wasm: the toolchain lacked the \
                      wasm32 target"

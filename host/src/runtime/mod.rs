@@ -25,7 +25,7 @@ pub(crate) use precheck::{DEFAULT_MAX_REQUEST_SIZE, precheck};
 /// The core module built from this commit, or the committed prebuilt one (see `build.rs`).
 pub(crate) static BUNDLED_ENGINE: &[u8] = include_bytes!(env!("XPRENDER_CORE_WASM"));
 
-/// How `BUNDLED_ENGINE` was made: `true` (built, then `wasm-opt -Oz`), `false` (built, not
+/// How `BUNDLED_ENGINE` was made: `true` (built, then `wasm-opt -O3`), `false` (built, not
 /// optimized) or `prebuilt` (host/assets/xprender-core.wasm).
 pub(crate) const BUNDLED_ENGINE_OPTIMIZED: &str = env!("XPRENDER_CORE_OPTIMIZED");
 
