@@ -15,11 +15,11 @@ step "native (cargo bench --bench render)"
 cargo bench --locked --bench render -- --warm-up-time 2 --measurement-time 5 2>&1 \
   | grep -E '^[a-z]+/|time:'
 
-step "core module (profile wasm, wasm-opt -Oz)"
+step "core module (profile wasm, wasm-opt -O3)"
 cargo build --locked --profile wasm --target wasm32-unknown-unknown -p xprender
 tgt="${CARGO_TARGET_DIR:-$ROOT/target}"
 core="$tgt/bench-core.wasm"
-node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers \
+node_modules/.bin/wasm-opt -O3 --strip-debug --strip-producers \
   "$tgt/wasm32-unknown-unknown/wasm/xprender.wasm" -o "$core"
 
 step "wasmtime (cargo bench -p xprender-host --bench wasm)"
@@ -34,6 +34,9 @@ for w in small medium large series-2500 series-5000 series-10000 series-20000; d
     "$core" "benches/workloads/$w.json" "$rounds" | tr '\n' ' '
   echo
 done
+
+step "machine instructions per render (callgrind, the host's configuration: the same on a loaded machine)"
+scripts/native-count.sh "$core" benches/workloads/{small,medium,large}.json
 
 step "Node (npm package, nodejs target)"
 scripts/build-web.sh >/dev/null
