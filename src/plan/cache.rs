@@ -77,8 +77,8 @@ pub(crate) fn get_at(text: &[u8]) -> Option<(usize, Kept)> {
 }
 
 /// Whether `text` starts with `prefix`, compared 32 bytes per step: a kept
-/// Composition's text is compared whole on every render of it, and wasm's
-/// `memcmp` compares one byte at a time. Four words are folded into one test,
+/// Composition's text is compared whole on every render of it, where `memcmp`
+/// takes a word per loop turn. Four words are folded into one test,
 /// so the loop's branch (and the host's interruption check on each turn of a
 /// loop) is paid once per 32 bytes.
 fn starts_with(text: &[u8], prefix: &[u8]) -> bool {

@@ -65,9 +65,9 @@ impl Map {
     #[inline(never)]
     pub fn get(&self, key: &str) -> Option<&Value> {
         // A small object is scanned: most of its keys differ from `key` in
-        // length, which rejects them without a byte compare (wasm's `memcmp`
-        // goes a byte at a time), where a binary search compares bytes at
-        // every step.
+        // length, which rejects them without a byte compare (the bytes are
+        // compared only for keys of its length), where a binary search
+        // compares bytes at every step.
         if self.entries.len() <= 8 {
             let key = key.as_bytes();
             let found = self
