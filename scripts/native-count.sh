@@ -6,7 +6,8 @@
 #   scripts/native-count.sh MODULE.wasm WORKLOAD.json...
 #   XPRENDER_BENCH_EPOCHS=0 scripts/native-count.sh ...   (without the deadline's checks)
 # Each workload runs three times in one process each (0, 1 and 21 renders on one instance):
-# "fresh" is the first render on a new instance, "live" the mean of the next twenty.
+# "fresh" is the first render on a new instance, "live" the mean of the next twenty. Beside
+# them, the yardstick: parsing the same request into a serde_json::Value, natively.
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 [ $# -ge 2 ] || die "usage: scripts/native-count.sh MODULE.wasm WORKLOAD.json..."
@@ -20,13 +21,16 @@ trap 'rm -rf "$work"' EXIT
 # Compiled once, so that the count holds no compilation.
 "$bin" "$module" --precompile "$work/module.cwasm"
 count() {
-  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$work/module.cwasm" "$1" "$2" 2>&1 |
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$@" 2>&1 |
     awk '/Collected/ { print $4 }'
 }
 for w in "$@"; do
-  none=$(count "$w" 0)
-  one=$(count "$w" 1)
-  many=$(count "$w" 21)
-  printf '%s: fresh %d, live %d instructions per render\n' "$(basename "$w" .json)" \
-    $((one - none)) $(((many - one) / 20))
+  none=$(count "$work/module.cwasm" "$w" 0)
+  one=$(count "$work/module.cwasm" "$w" 1)
+  many=$(count "$work/module.cwasm" "$w" 21)
+  parse_one=$(count --serde-json "$w" 1)
+  parse_many=$(count --serde-json "$w" 21)
+  printf '%s: fresh %d, live %d instructions per render; serde_json parse %d\n' \
+    "$(basename "$w" .json)" $((one - none)) $(((many - one) / 20)) \
+    $(((parse_many - parse_one) / 20))
 done
