@@ -1,8 +1,9 @@
 //! A transform's regexp, kept with its plan: compiled when a render first
 //! reaches it, and matched without the regex engine when it is a plain
-//! anchored literal.
+//! anchored literal or when it has just matched the same text.
 
-use std::sync::OnceLock;
+use std::cell::RefCell;
+use std::sync::{Arc, OnceLock};
 
 use super::regex::{self, Compiled};
 use crate::semantics::Semantics;
@@ -71,7 +72,7 @@ impl Pattern {
 
 /// A compiled pattern, ready to match.
 pub(super) struct Matcher<'p> {
-    re: &'p regex_lite::Regex,
+    re: &'p Arc<regex_lite::Regex>,
     /// The literal a plain anchored pattern (`^us-`) requires the text to start with.
     prefix: Option<&'p str>,
 }
@@ -81,7 +82,7 @@ impl Matcher<'_> {
     pub(super) fn is_match(&self, s: &str) -> bool {
         match self.prefix {
             Some(p) => s.starts_with(p),
-            None => self.re.is_match(s),
+            None => answered(self.re, s),
         }
     }
 
@@ -89,6 +90,55 @@ impl Matcher<'_> {
     pub(super) fn captures<'s>(&self, s: &'s str) -> Option<regex_lite::Captures<'s>> {
         self.re.captures(s)
     }
+}
+
+// The last text each recently matched regexp was asked about, and its answer.
+// A Composition that matches the same composite field in several resources (a
+// PatchSet's match transform, resources written alike) asks the same question
+// once per resource; regex-lite's matcher takes thousands of instructions for
+// it, this lookup tens. Compiled regexps are shared (`regex::compile`), so the
+// answer carries across resources and plans. Bounded: a few regexps, short texts.
+thread_local! {
+    static ANSWERS: RefCell<Vec<(Arc<regex_lite::Regex>, String, bool)>> =
+        const { RefCell::new(Vec::new()) };
+}
+
+/// Regexps whose last answer is kept.
+const ANSWERS_KEPT: usize = 32;
+/// Longer texts are matched every time.
+const MAX_ANSWERED_TEXT: usize = 256;
+
+/// `re.is_match(s)`, answered from [`ANSWERS`] when `re` was last asked about `s`.
+/// The browser build, generated for size, asks the regexp every time.
+fn answered(re: &Arc<regex_lite::Regex>, s: &str) -> bool {
+    if cfg!(feature = "web") || s.len() > MAX_ANSWERED_TEXT {
+        return re.is_match(s);
+    }
+    ANSWERS.with(|answers| {
+        let mut answers = answers.borrow_mut();
+        let at = answers.iter().position(|(r, _, _)| Arc::ptr_eq(r, re));
+        if let Some(i) = at
+            && answers[i].1 == s
+        {
+            return answers[i].2;
+        }
+        let answer = re.is_match(s);
+        match at {
+            Some(i) => {
+                let (_, text, last) = &mut answers[i];
+                text.clear();
+                text.push_str(s);
+                *last = answer;
+            }
+            None => {
+                if answers.len() >= ANSWERS_KEPT {
+                    answers.remove(0);
+                }
+                answers.push((Arc::clone(re), s.to_owned(), answer));
+            }
+        }
+        answer
+    })
 }
 
 /// The literal of a pattern that is `^` and then only characters RE2 reads
@@ -133,6 +183,36 @@ mod tests {
         ] {
             assert_eq!(anchored_literal(p), None, "{p}");
         }
+    }
+
+    #[test]
+    fn kept_answers_are_the_regexps_own() {
+        // More regexps than answers are kept, asked in turns about texts that
+        // repeat, change, and are too long to keep.
+        let patterns: Vec<String> = (0..ANSWERS_KEPT + 5)
+            .map(|i| format!("^eu-(west|central)-[0-{}]+$", i % 10))
+            .chain(["a".repeat(300), "x$".into()])
+            .collect();
+        let long = format!("eu-west-1{}", "a".repeat(MAX_ANSWERED_TEXT));
+        let texts = [
+            "eu-west-1",
+            "eu-west-1",
+            "eu-central-9",
+            "us-east-1",
+            "",
+            &long,
+        ];
+        for round in 0..3 {
+            for (i, p) in patterns.iter().enumerate() {
+                let kept = Pattern::test(p, Semantics::Native);
+                let m = kept.matcher().unwrap();
+                let re = regex::compile(p, Semantics::Native).unwrap();
+                for t in texts.iter().cycle().skip(i + round).take(texts.len() * 2) {
+                    assert_eq!(m.is_match(t), re.is_match(t), "{p} {t}");
+                }
+            }
+        }
+        assert!(ANSWERS.with(|a| a.borrow().len()) <= ANSWERS_KEPT);
     }
 
     #[test]

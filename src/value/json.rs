@@ -192,13 +192,28 @@ pub(super) fn may_escape(b: &[u8], from: usize) -> Option<usize> {
 
 /// Go's `encodeState.string` with HTML escaping on.
 pub(crate) fn write_string(out: &mut String, s: &str) {
+    // Most texts (keys, names, values) have nothing to escape: one scan, one copy.
+    match may_escape(s.as_bytes(), 0) {
+        None => {
+            out.reserve(s.len() + 2);
+            out.push('"');
+            out.push_str(s);
+            out.push('"');
+        }
+        Some(first) => write_escaped(out, s, first),
+    }
+}
+
+/// [`write_string`] for a text with a byte that may need escaping at `first`.
+#[inline(never)]
+fn write_escaped(out: &mut String, s: &str, first: usize) {
     out.reserve(s.len() + 2);
     out.push('"');
     let b = s.as_bytes();
-    let (mut start, mut i) = (0, 0);
+    let (mut start, mut i) = (0, first);
     // Every character that needs escaping starts with a byte of its own
     // (U+2028 and U+2029 with E2 80 A8/A9): runs of other bytes are found
-    // with one table lookup per byte and copied whole.
+    // a word at a time and copied whole.
     while let Some(n) = may_escape(b, i) {
         i = n;
         let c = b[i];
