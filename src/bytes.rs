@@ -1,6 +1,7 @@
 //! Byte comparison a word at a time, the last partial word by overlapping
-//! reads instead of a loop: the wasm builds' `memcmp` (`src/alloc.rs`), and
-//! the key comparisons of object lookups, inline.
+//! reads instead of a loop: the wasm builds' `memcmp` (`src/alloc.rs`), the
+//! key comparisons of object lookups, inline, and the comparison of a kept
+//! Composition's whole text with the request's.
 //!
 //! Under wasmtime's epoch interruption every loop turn and every call pays a
 //! check of the deadline; a map lookup compares keys of a few bytes, so a
@@ -95,9 +96,41 @@ pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && compare(a, b) == 0
 }
 
+/// Whether `text` starts with `prefix`, compared 32 bytes per loop turn: a
+/// kept Composition's text (tens of kilobytes) is compared whole with the
+/// request on every render of it, and four words folded into one test pay the
+/// loop's branch, and the deadline check on each turn, once per 32 bytes.
+pub(crate) fn starts_with(text: &[u8], prefix: &[u8]) -> bool {
+    let Some(head) = text.get(..prefix.len()) else {
+        return false;
+    };
+    let (a, b) = (head.chunks_exact(32), prefix.chunks_exact(32));
+    let (ra, rb) = (a.remainder(), b.remainder());
+    let differs = |x: &[u8], y: &[u8], at: usize| word(x, at) ^ word(y, at);
+    a.zip(b).all(|(x, y)| {
+        (differs(x, y, 0) | differs(x, y, 8) | differs(x, y, 16) | differs(x, y, 24)) == 0
+    }) && ra == rb
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{compare, order_of, same};
+    use super::{compare, order_of, same, starts_with};
+
+    #[test]
+    fn starts_with_agrees_with_the_slice_method() {
+        let text: Vec<u8> = (0..100u8).collect();
+        for len in 0..=text.len() {
+            for at in 0..len.max(1) {
+                let mut prefix = text[..len].to_vec();
+                assert!(starts_with(&text, &prefix));
+                if let Some(b) = prefix.get_mut(at) {
+                    *b ^= 1;
+                    assert!(!starts_with(&text, &prefix), "{len} {at}");
+                }
+            }
+        }
+        assert!(!starts_with(&text[..5], &text[..6]));
+    }
 
     /// The sign `memcmp` gives, from the slice order.
     fn expected(a: &[u8], b: &[u8]) -> i32 {

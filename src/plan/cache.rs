@@ -65,7 +65,7 @@ pub(crate) fn get_at(text: &[u8]) -> Option<(usize, Kept)> {
         let i = c
             .entries
             .iter()
-            .rposition(|e| starts_with(text, e.text.as_bytes()))?;
+            .rposition(|e| crate::bytes::starts_with(text, e.text.as_bytes()))?;
         let e = c.entries.remove(i);
         let found = (
             e.text.len(),
@@ -74,30 +74,6 @@ pub(crate) fn get_at(text: &[u8]) -> Option<(usize, Kept)> {
         c.entries.push(e);
         Some(found)
     })
-}
-
-/// Whether `text` starts with `prefix`, compared 32 bytes per step: a kept
-/// Composition's text is compared whole on every render of it, where `memcmp`
-/// takes a word per loop turn. Four words are folded into one test,
-/// so the loop's branch (and the host's interruption check on each turn of a
-/// loop) is paid once per 32 bytes.
-fn starts_with(text: &[u8], prefix: &[u8]) -> bool {
-    let Some(head) = text.get(..prefix.len()) else {
-        return false;
-    };
-    let (a, b) = (head.chunks_exact(32), prefix.chunks_exact(32));
-    let (ra, rb) = (a.remainder(), b.remainder());
-    let differs = |x: &[u8], y: &[u8], at: usize| word(&x[at..]) ^ word(&y[at..]);
-    a.zip(b).all(|(x, y)| {
-        (differs(x, y, 0) | differs(x, y, 8) | differs(x, y, 16) | differs(x, y, 24)) == 0
-    }) && ra == rb
-}
-
-/// The first eight bytes of `b` as a word.
-fn word(b: &[u8]) -> u64 {
-    let mut w = [0; 8];
-    w.copy_from_slice(&b[..8]);
-    u64::from_ne_bytes(w)
 }
 
 /// Keeps `kept`, read from `text`, as the most recent entry.
@@ -139,25 +115,4 @@ pub(crate) fn plans() -> usize {
 /// Forgets every Composition.
 pub(crate) fn clear() {
     CACHE.with(|c| *c.borrow_mut() = Lru::new());
-}
-
-#[cfg(test)]
-mod tests {
-    use super::starts_with;
-
-    #[test]
-    fn starts_with_agrees_with_the_slice_method() {
-        let text: Vec<u8> = (0..100u8).collect();
-        for len in 0..=text.len() {
-            for at in 0..len.max(1) {
-                let mut prefix = text[..len].to_vec();
-                assert!(starts_with(&text, &prefix));
-                if let Some(b) = prefix.get_mut(at) {
-                    *b ^= 1;
-                    assert!(!starts_with(&text, &prefix), "{len} {at}");
-                }
-            }
-        }
-        assert!(!starts_with(&text[..5], &text[..6]));
-    }
 }
