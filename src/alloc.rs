@@ -6,8 +6,9 @@
 //! about a sixth of a render in wasm on splitting, coalescing and binning that
 //! this pattern never needs; here `alloc` pops a free list or bumps a pointer
 //! (a kilobyte of blocks at once for the small classes), `dealloc` pushes onto a
-//! free list, and a `realloc` within the same class moves nothing. The price is up to 2x rounding and no reuse across classes, bounded
-//! by the peak of each class. The module is single-threaded (no `atomics`).
+//! free list, and a `realloc` within the same class moves nothing. The price is
+//! up to 2x rounding and no reuse across classes, bounded by the peak of each
+//! class. The module is single-threaded (no `atomics`).
 #![allow(unsafe_code)]
 
 use std::alloc::{GlobalAlloc, Layout};
