@@ -54,8 +54,10 @@ fn position(text: &str, at: usize) -> (usize, usize) {
         .rposition(|&c| c == b'\n')
         .map_or(0, |i| i + 1);
     let line = 1 + before.iter().filter(|&&c| c == b'\n').count();
-    let column = 1 + String::from_utf8_lossy(&before[line_start..])
-        .chars()
+    // A character counts by its first byte, so one cut at `at` counts once.
+    let column = 1 + before[line_start..]
+        .iter()
+        .filter(|&&b| b & 0xC0 != 0x80)
         .count();
     (line, column)
 }
@@ -275,6 +277,21 @@ mod tests {
         assert_eq!(f(0.000_001), "0.000001");
         assert_eq!(f(1.5e300), "1.5e+300");
         assert_eq!(f(2.5), "2.5");
+    }
+
+    #[test]
+    fn positions_count_characters() {
+        let text = "{\"a\":\n  \"é€😀\" x}";
+        let x = text.find('x').unwrap();
+        assert_eq!(position(text, x), (2, 9));
+        assert_eq!(position(text, 0), (1, 1));
+        assert_eq!(position(text, text.len() + 5), (2, 11));
+        // An offset inside "€" counts the cut character once, as its lossy decoding does.
+        let euro = text.find('€').unwrap();
+        assert_eq!(position(text, euro + 1), (2, 6));
+        assert_eq!(position(text, euro + 2), (2, 6));
+        let err = parse("[1,\n \"ü\" ]x").unwrap_err();
+        assert_eq!((err.line, err.column), (2, 7));
     }
 
     #[test]

@@ -195,7 +195,16 @@ impl Map {
         // Stable, so repeated keys stay in document order; of each run of
         // repeats the last is kept, in place (`dedup_by` keeps the earlier
         // slot, so the later member is swapped into it first).
-        entries.sort_by(|a, b| crate::bytes::order_of(a.0.as_bytes(), b.0.as_bytes()));
+        // The browser build, generated for download size, uses the engine's one shared
+        // sort rather than a copy of std's for this element type.
+        let order = |a: &(String, Value), b: &(String, Value)| {
+            crate::bytes::order_of(a.0.as_bytes(), b.0.as_bytes())
+        };
+        if cfg!(feature = "web") {
+            crate::sort::sort_by(&mut entries, order);
+        } else {
+            entries.sort_by(order);
+        }
         entries.dedup_by(|later, kept| {
             let same = later.0 == kept.0;
             if same {
