@@ -47,7 +47,10 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();
-    match commands::run(cli) {
+    // Reading, checking and writing documents recurse once per level of nesting, and
+    // documents nest as deep as the engine's 1,000 levels (its output deeper still): the
+    // command runs on a thread with the stack for that.
+    match io::with_deep_stack(|| commands::run(cli)) {
         Ok(code) => code,
         Err(e) if stdout::is_broken_pipe(&e) => ExitCode::from(stdout::EXIT_BROKEN_PIPE),
         Err(e) => {

@@ -28,6 +28,7 @@ enum Node {
 /// as the documents read by `io` count them). `None` when the text cannot be read that way.
 pub(crate) fn of_stream(text: &str) -> Option<Vec<Tree>> {
     let mut options = serde_saphyr::Options::default();
+    options.budget = Some(crate::io::yaml_budget(text.len()));
     options.duplicate_keys = serde_saphyr::options::DuplicateKeyPolicy::LastWins;
     let docs: Vec<Spanned<Shape>> = serde_saphyr::from_multiple_with_options(text, options).ok()?;
     Some(docs.into_iter().map(tree).collect())

@@ -168,7 +168,7 @@ fn nesting_a_hundred_thousand_deep() {
     assert_bounded(&run, &yaml, "100,000-deep nesting (YAML)");
     assert_eq!(run.code, 2, "{}", run.err);
     assert!(
-        run.err.contains("xr.yaml:6:265: recursion limit exceeded"),
+        run.err.contains("xr.yaml:6:1010: recursion limit exceeded"),
         "{}",
         run.err
     );

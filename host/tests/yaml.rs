@@ -2,12 +2,18 @@
 
 mod common;
 
-use common::{built_request, temp_dir, write};
+use common::{built_request, built_request_text, run, temp_dir, write, xprender};
 use serde_json::{Value, json};
 
 /// Reads `spec` of an XR whose spec is `body`, through the CLI's YAML reader (the XR is the
 /// first document of the request the CLI builds).
 fn read_spec(name: &str, body: &str) -> Value {
+    let request: Value = serde_json::from_str(&request_for_spec(name, body)).unwrap();
+    request["documents"][0]["spec"].clone()
+}
+
+/// The text of the request the CLI builds for an XR whose spec is `body`.
+fn request_for_spec(name: &str, body: &str) -> String {
     let dir = temp_dir(name);
     let xr = write(
         &dir,
@@ -22,8 +28,7 @@ fn read_spec(name: &str, body: &str) -> Value {
         "apiVersion: apiextensions.crossplane.io/v1\nkind: Composition\nmetadata:\n  name: c\n\
          spec:\n  compositeTypeRef:\n    apiVersion: example.org/v1\n    kind: XThing\n  resources: []\n",
     );
-    let req = built_request(&dir, &[xr.to_str().unwrap(), comp.to_str().unwrap()]);
-    req["documents"][0]["spec"].clone()
+    built_request_text(&dir, &[xr.to_str().unwrap(), comp.to_str().unwrap()])
 }
 
 #[test]
@@ -113,5 +118,81 @@ fn json_files_read_as_the_api_server_stores_them() {
     assert_eq!(
         req["documents"][0]["spec"],
         json!({"a": "yes", "b": 1, "c": 777, "d": 2.5, "e": 1000})
+    );
+}
+
+#[test]
+fn large_and_deep_documents_read_whole() {
+    // 300,000 nodes in one list (the YAML crate's default stops at 250,000), a flow
+    // sequence 900 levels deep and a block mapping 500 deep (its defaults: 255 and 64).
+    // The request is compared as text: serde_json reads 128 levels.
+    let list = vec!["7"; 300_000].join(",");
+    let flow = format!("{}1{}", "[".repeat(900), "]".repeat(900));
+    let mut block = String::new();
+    for i in 0..500 {
+        block.push_str(&format!("{}k:\n", " ".repeat(4 + i)));
+    }
+    block.push_str(&format!("{}leaf: 1\n", " ".repeat(504)));
+    let request = request_for_spec(
+        "yaml-large",
+        &format!("  list: [{list}]\n  flow: {flow}\n  block:\n{block}"),
+    );
+    let block_json = format!("{}{{\"leaf\":1}}{}", "{\"k\":".repeat(500), "}".repeat(500));
+    let spec = format!("\"spec\":{{\"block\":{block_json},\"flow\":{flow},\"list\":[{list}]}}");
+    assert!(
+        request.contains(&spec),
+        "{}",
+        &request[..request.len().min(400)]
+    );
+}
+
+#[test]
+fn streams_of_many_documents_read_whole() {
+    // 1,500 objects in one stream (the YAML crate's default stops at 1,024 documents).
+    let dir = temp_dir("yaml-many");
+    let crd = write(
+        &dir,
+        "crd.yaml",
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n\
+         metadata:\n  name: things.example.org\nspec:\n  group: example.org\n  names:\n    \
+         kind: Thing\n    plural: things\n  scope: Cluster\n  versions:\n  - name: v1\n    \
+         served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        \
+         type: object\n        properties:\n          spec:\n            type: object\n            \
+         properties:\n              size:\n                type: integer\n",
+    );
+    let objects: Vec<String> = (0..1500)
+        .map(|i| {
+            format!("apiVersion: example.org/v1\nkind: Thing\nmetadata:\n  name: t{i}\nspec:\n  size: {i}\n")
+        })
+        .collect();
+    let resources = write(&dir, "things.yaml", &objects.join("---\n"));
+    let (code, out, err) = run(xprender()
+        .arg("validate")
+        .arg("--resources")
+        .arg(&resources)
+        .arg(&crd));
+    assert_eq!(code, 0, "stdout: {out}\nstderr: {err}");
+    assert!(out.contains("1500 objects checked: 1500 valid"), "{out}");
+}
+
+#[test]
+fn alias_bombs_are_refused() {
+    // Ten levels of ten aliases each: 10^10 nodes once expanded.
+    let mut body = String::from("  a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+    for i in 1..10 {
+        let refs = vec![format!("*a{}", i - 1); 10].join(", ");
+        body.push_str(&format!("  a{i}: &a{i} [{refs}]\n"));
+    }
+    let dir = temp_dir("yaml-bomb");
+    let xr = write(
+        &dir,
+        "xr.yaml",
+        &format!("apiVersion: example.org/v1\nkind: XThing\nmetadata:\n  name: t\nspec:\n{body}"),
+    );
+    let (code, _, err) = run(xprender().arg("render").arg(&xr).arg(&xr));
+    assert_eq!(code, 2, "stderr: {err}");
+    assert!(
+        err.contains("xr.yaml:") && err.contains("budget breached"),
+        "{err}"
     );
 }

@@ -13,9 +13,32 @@ use serde_json::{Map, Value};
 use super::go_yaml::format_float;
 use super::input::float_to_json;
 
+/// Nesting read: the engine's own limit, past which it refuses a request anyway.
+const MAX_DEPTH: usize = 1000;
+
+/// serde-saphyr's limits for a text of `len` bytes.
+///
+/// Its defaults refuse real inputs: a provider's package or a stream of its CRDs passes
+/// 250,000 nodes, 1,000,000 events and 1,024 documents, and a CRD's schema can nest past 64
+/// levels. Here the counts grow with the text, so that only aliases can reach them: a
+/// text without aliases has fewer nodes and events than twice its bytes, while an alias
+/// bomb still stops at the replay and count limits.
+pub(crate) fn budget(len: usize) -> serde_saphyr::Budget {
+    let mut budget = serde_saphyr::Budget::default();
+    let twice = len.saturating_mul(2).saturating_add(64);
+    budget.max_events = budget.max_events.max(twice);
+    budget.max_nodes = budget.max_nodes.max(twice);
+    budget.max_documents = budget.max_documents.max(len);
+    budget.max_total_scalar_bytes = budget.max_total_scalar_bytes.max(len);
+    budget.max_depth = MAX_DEPTH;
+    budget.flow_nesting_limit = MAX_DEPTH;
+    budget
+}
+
 /// Parses a YAML stream the way kubectl does. Errors read `line:column: message`.
 pub(crate) fn parse_yaml_stream(text: &str) -> Result<Vec<Value>, String> {
     let mut options = serde_saphyr::Options::default();
+    options.budget = Some(budget(text.len()));
     options.legacy_octal_numbers = true;
     options.strict_booleans = false;
     options.duplicate_keys = serde_saphyr::options::DuplicateKeyPolicy::LastWins;

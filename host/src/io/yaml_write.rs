@@ -52,8 +52,8 @@ impl<'a> YamlNode<'a> {
 }
 
 /// Writes `node` as a YAML block document the way sigs.k8s.io/yaml does, ending with a
-/// newline, without building a tree of it. Nesting costs stack: run it under
-/// [`with_deep_stack`] for documents of unknown depth.
+/// newline, without building a tree of it. Nesting costs stack: the command runs under
+/// [`with_deep_stack`].
 ///
 /// # Errors
 /// Writing to `out` failed.
@@ -84,13 +84,14 @@ pub(crate) fn write_yaml(out: &mut dyn Write, node: YamlNode<'_>) -> std::io::Re
 }
 
 /// Runs `f` on a thread with a stack for any nesting the engine can answer with (field
-/// paths may nest deeper than requests); only the pages used count as memory.
+/// paths may nest deeper than requests); only the pages used count as memory. `main` runs
+/// every command so.
 pub(crate) fn with_deep_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     std::thread::scope(|s| {
         std::thread::Builder::new()
             .stack_size(256 << 20)
             .spawn_scoped(s, f)
-            .expect("cannot start the output thread")
+            .expect("cannot start the command's thread")
             .join()
             .unwrap_or_else(|e| std::panic::resume_unwind(e))
     })

@@ -67,14 +67,19 @@ impl Package {
 /// Parses a YAML stream into its documents (empty documents dropped), naming the line and
 /// column of a syntax error.
 pub(crate) fn parse_stream(text: &str, source: &str) -> Result<Vec<Value>> {
-    let docs: Vec<Value> = serde_saphyr::from_multiple(text).map_err(|e| match e.location() {
-        Some(l) => anyhow!(
-            "{source} is not a valid YAML stream: line {}, column {}: {e}",
-            l.line(),
-            l.column()
-        ),
-        None => anyhow!("{source} is not a valid YAML stream: {e}"),
-    })?;
+    let mut options = serde_saphyr::Options::default();
+    options.budget = Some(crate::io::yaml_budget(text.len()));
+    let docs: Vec<Value> =
+        serde_saphyr::from_multiple_with_options(text, options).map_err(|e| {
+            match e.location() {
+                Some(l) => anyhow!(
+                    "{source} is not a valid YAML stream: line {}, column {}: {e}",
+                    l.line(),
+                    l.column()
+                ),
+                None => anyhow!("{source} is not a valid YAML stream: {e}"),
+            }
+        })?;
     Ok(docs.into_iter().filter(|d| !d.is_null()).collect())
 }
 

@@ -144,6 +144,11 @@ pub fn canned_engine(dir: &Path, name: &str, response: &str) -> PathBuf {
 
 /// The request the CLI builds for these arguments (through the echo engine).
 pub fn built_request(dir: &Path, args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&built_request_text(dir, args)).unwrap()
+}
+
+/// [`built_request`] as the JSON text the engine is handed.
+pub fn built_request_text(dir: &Path, args: &[&str]) -> String {
     let echo = echo_engine(dir);
     let (code, out, err) = run(xprender()
         .arg("render")
@@ -151,5 +156,5 @@ pub fn built_request(dir: &Path, args: &[&str]) -> serde_json::Value {
         .args(["--output", "json", "--engine"])
         .arg(&echo));
     assert_eq!(code, 0, "stderr: {err}");
-    serde_json::from_str(out.trim_end()).unwrap()
+    out.trim_end().to_owned()
 }

@@ -142,16 +142,14 @@ fn print(
 }
 
 /// The YAML stream and the documents `crossplane render` appends.
-fn write_stream<W: std::io::Write + Send>(
+fn write_stream<W: std::io::Write>(
     args: &RenderArgs,
     gathered: &Gathered,
     doc: Json<'_>,
     order: &[String],
     out: &mut W,
 ) -> std::io::Result<()> {
-    io::with_deep_stack(|| {
-        stream::yaml_stream(doc, &gathered.xr, order, args.include_full_xr, &mut *out)
-    })?;
+    stream::yaml_stream(doc, &gathered.xr, order, args.include_full_xr, &mut *out)?;
     stream::write_extra_documents(doc, args, out)
 }
 
