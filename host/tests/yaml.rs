@@ -196,3 +196,39 @@ fn alias_bombs_are_refused() {
         "{err}"
     );
 }
+
+#[test]
+fn json_files_nest_as_deep_as_yaml_files() {
+    // serde_json's own limit is 128 levels; files read 1000, as the engine does.
+    let dir = temp_dir("json-deep");
+    let xr_with = |nested: &str| {
+        format!(
+            "{{\"apiVersion\": \"example.org/v1\", \"kind\": \"XThing\", \"metadata\": {{\"name\": \"t\"}},\n\
+             \"spec\": {{\"s\": \"[[{{\\\"\", \"deep\": {nested}}}}}"
+        )
+    };
+    let comp = write(
+        &dir,
+        "comp.json",
+        r#"{"apiVersion": "apiextensions.crossplane.io/v1", "kind": "Composition", "metadata": {"name": "c"},
+            "spec": {"compositeTypeRef": {"apiVersion": "example.org/v1", "kind": "XThing"}}}"#,
+    );
+    // 997 levels under `spec` (1000 with the XR and spec objects and `deep`'s first).
+    let deep = format!("{}1{}", "[".repeat(998), "]".repeat(998));
+    let xr = write(&dir, "xr.json", &xr_with(&deep));
+    let request = built_request_text(&dir, &[xr.to_str().unwrap(), comp.to_str().unwrap()]);
+    assert!(
+        request.contains(&format!("\"deep\":{deep}")),
+        "{}",
+        &request[..200]
+    );
+
+    let deeper = format!("{}1{}", "[".repeat(999), "]".repeat(999));
+    let xr = write(&dir, "xr.json", &xr_with(&deeper));
+    let (code, _, err) = run(xprender().arg("render").arg(&xr).arg(&comp));
+    assert_eq!(code, 2, "stderr: {err}");
+    assert!(
+        err.contains("xr.json:2:1030: recursion limit exceeded"),
+        "{err}"
+    );
+}

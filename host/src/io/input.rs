@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Number, Value};
 
+use super::MAX_DEPTH;
 use super::yaml_read::parse_yaml_stream;
 
 /// A problem with the user's input files: exit code 2.
@@ -229,14 +230,59 @@ fn io_reason(e: &std::io::Error) -> String {
 }
 
 /// Parses a stream of JSON values (one or more, whitespace separated). Errors read `line:column: message`.
+/// Values nest up to [`MAX_DEPTH`] levels, as YAML files and the engine's requests do.
 pub(crate) fn parse_json_stream(text: &str) -> Result<Vec<Value>, String> {
+    if let Some(at) = too_deep(text.as_bytes()) {
+        let before = &text.as_bytes()[..at];
+        let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+        let column = at
+            - before
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1)
+            + 1;
+        return Err(format!("{line}:{column}: recursion limit exceeded"));
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    // serde_json stops at 128 levels; the depth is bounded above, and the command runs
+    // on a deep stack.
+    de.disable_recursion_limit();
     let mut out = Vec::new();
-    for v in serde_json::Deserializer::from_str(text).into_iter::<Value>() {
+    for v in de.into_iter::<Value>() {
         let mut v = v.map_err(|e| format!("{}:{}: {}", e.line(), e.column(), json_reason(&e)))?;
         whole_floats_to_ints(&mut v);
         out.push(v);
     }
     Ok(out)
+}
+
+/// The offset of the first `[` or `{` that opens a level past [`MAX_DEPTH`], strings
+/// skipped; in malformed text, wherever the count passes it.
+fn too_deep(text: &[u8]) -> Option<usize> {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for (i, &b) in text.iter().enumerate() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return Some(i);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// What the API server stores: whole floats written `1.0` come back as the integer 1.

@@ -12,3 +12,6 @@ pub(crate) use input::{
 };
 pub(crate) use yaml_read::{budget as yaml_budget, parse_yaml_stream};
 pub(crate) use yaml_write::{YamlNode, to_yaml, with_deep_stack, write_yaml};
+
+/// Nesting read from YAML and JSON files: the engine's own limit for a request.
+const MAX_DEPTH: usize = 1000;

@@ -10,11 +10,9 @@ use std::fmt;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
+use super::MAX_DEPTH;
 use super::go_yaml::format_float;
 use super::input::float_to_json;
-
-/// Nesting read: the engine's own limit, past which it refuses a request anyway.
-const MAX_DEPTH: usize = 1000;
 
 /// serde-saphyr's limits for a text of `len` bytes.
 ///
