@@ -232,3 +232,44 @@ fn json_files_nest_as_deep_as_yaml_files() {
         "{err}"
     );
 }
+
+#[test]
+fn packages_of_many_crds_build_and_inspect() {
+    // 1,100 CRDs in package.yaml (the YAML crate's default stops at 1,024 documents).
+    let dir = temp_dir("yaml-package");
+    let src = dir.join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    write(
+        &src,
+        "crossplane.yaml",
+        "apiVersion: meta.pkg.crossplane.io/v1\nkind: Provider\nmetadata:\n  name: many\n",
+    );
+    let crds: Vec<String> = (0..1100)
+        .map(|i| {
+            format!(
+                "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n\
+                 metadata:\n  name: things{i}.example.org\nspec:\n  group: example.org\n  \
+                 names: {{kind: Thing{i}, plural: things{i}}}\n  scope: Cluster\n  versions:\n  \
+                 - {{name: v1, served: true, storage: true, schema: {{openAPIV3Schema: {{type: object}}}}}}\n"
+            )
+        })
+        .collect();
+    write(&src, "crds.yaml", &crds.join("---\n"));
+    let package = dir.join("many.xpkg");
+    let (code, _, err) = run(xprender()
+        .args(["xpkg", "build"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&package));
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = run(xprender()
+        .args(["xpkg", "inspect", "-o", "json"])
+        .arg(&package));
+    assert_eq!(code, 0, "{err}");
+    let inspected: Value = serde_json::from_str(&out).unwrap();
+    let names = inspected["package"]["customResourceDefinitions"]
+        .as_array()
+        .unwrap();
+    assert_eq!(names.len(), 1100);
+    assert_eq!(names[1099], "things1099.example.org");
+}
