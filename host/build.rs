@@ -102,6 +102,8 @@ fn compile_protos(manifest_dir: &Path) {
     let files = ["fn/v1/run_function.proto", "fn/v1beta1/run_function.proto"];
     let fds = protox::compile(files, [&proto]).unwrap_or_else(|e| panic!("{e:?}"));
     tonic_prost_build::configure()
+        // Go's nesting limit rather than prost's (host/src/function/codec.rs).
+        .codec_path("super::super::codec::BoundedCodec")
         .compile_fds(fds)
         .expect("generate the gRPC code");
 }

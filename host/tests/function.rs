@@ -24,7 +24,13 @@ mod proto {
             "/apiextensions.r#fn.proto.v1beta1.rs"
         ));
     }
+    use super::codec;
 }
+
+// The generated client decodes through it too; its unit tests compile here as well.
+#[allow(dead_code, unreachable_pub, unused_imports)]
+#[path = "../src/function/codec.rs"]
+mod codec;
 
 // Its unit tests compile here too, without a harness to run them.
 #[allow(dead_code, unreachable_pub, unused_imports)]
@@ -684,14 +690,7 @@ async fn hostile_requests_fail_alone() {
     ));
     hostile.push(("memory bomb", req));
 
-    // Deep nesting: past the protobuf decoder's recursion limit.
-    let mut deep = json!("leaf");
-    for _ in 0..300 {
-        deep = json!({ "a": deep });
-    }
-    let mut req = small_request();
-    req.observed.as_mut().unwrap().composite = Some(resource(&json!({"spec": deep})));
-    hostile.push(("deep nesting", req));
+    // Nesting past Go's limit: `requests_nest_as_deep_as_go_reads_them`.
 
     // 100k composed resources, observed and templated.
     let templates: Vec<Json> = (0..100_000)
@@ -822,4 +821,77 @@ async fn sigterm_lets_the_request_in_flight_finish() {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// Go's protobuf reads 10,000 levels of nesting, and so the server does: an XR nested 300
+/// objects deep (900 levels of `Struct`) renders, where prost's own limit of 100 levels stopped
+/// at 31 objects. Past 10,000 levels a request is refused before it is decoded.
+#[test]
+fn requests_nest_as_deep_as_go_reads_them() {
+    // Building, encoding and dropping such requests recurses per level: this side runs on a
+    // thread with the stack for it, as the server's threads do.
+    let run = || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let server = Server::start(&["--insecure"]);
+            let mut client = V1Client::new(server.channel().await);
+            let nested = |depth: usize| {
+                let mut deep = json!("leaf");
+                for _ in 0..depth {
+                    deep = json!({ "a": deep });
+                }
+                let mut req = small_request();
+                let xr = json!({"apiVersion": "example.org/v1", "kind": "XDB",
+                    "metadata": {"name": "db"},
+                    "spec": {"region": "eu-west-1", "size": 3, "deep": deep}});
+                req.observed.as_mut().unwrap().composite = Some(resource(&xr));
+                req
+            };
+            for depth in [31, 300] {
+                let rsp = client.run_function(nested(depth)).await;
+                check_small(
+                    &rsp.unwrap_or_else(|e| panic!("depth {depth}: {e}"))
+                        .into_inner(),
+                );
+            }
+            // Decoded whole, deeper than the engine reads: a Fatal result, not a crash.
+            let rsp = client
+                .run_function(nested(3300))
+                .await
+                .unwrap()
+                .into_inner();
+            assert_eq!(rsp.results.len(), 1, "{:?}", rsp.results);
+            assert_eq!(rsp.results[0].severity, 1);
+            assert!(
+                rsp.results[0].message.contains(
+                    "JSON nested more than 1000 levels deep is beyond the engine's limit"
+                ),
+                "{:?}",
+                rsp.results
+            );
+            let refused = client.run_function(nested(3400)).await.unwrap_err();
+            assert_eq!(refused.code(), tonic::Code::Internal);
+            assert_eq!(
+                refused.message(),
+                "failed to decode Protobuf message: nested more than 10000 levels deep"
+            );
+            // The server goes on serving.
+            check_small(
+                &client
+                    .run_function(small_request())
+                    .await
+                    .unwrap()
+                    .into_inner(),
+            );
+        });
+    };
+    std::thread::Builder::new()
+        .stack_size(512 << 20)
+        .spawn(run)
+        .unwrap()
+        .join()
+        .unwrap_or_else(|e| std::panic::resume_unwind(e));
 }

@@ -11,7 +11,13 @@ pub(crate) mod proto {
     pub mod v1 {
         include!(concat!(env!("OUT_DIR"), "/apiextensions.r#fn.proto.v1.rs"));
     }
+    use super::codec;
 }
+
+/// The codec the generated client decodes with. Its unit tests compile here too.
+#[allow(dead_code, unreachable_pub, unused_imports)]
+#[path = "../../src/function/codec.rs"]
+pub(crate) mod codec;
 
 /// The host's JSON to protobuf `Struct` conversion. Its unit tests compile here too, without a
 /// harness to run them.

@@ -97,6 +97,9 @@ fn serve_cmd(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     };
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(parallel)
+        // Requests nest as deep as Go's protobuf reads (function::codec), and decoding,
+        // converting and dropping them recurse per level; only the pages used are memory.
+        .thread_stack_size(64 << 20)
         .enable_all()
         .build()?;
     rt.block_on(serve(listen, service, log))?;

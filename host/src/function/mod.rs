@@ -2,8 +2,9 @@
 //! drop-in for function-patch-and-transform.
 //!
 //! `step` maps a RunFunctionRequest to the render contract and back, `service` runs it in the
-//! sandbox, `server` listens.
+//! sandbox, `server` listens, `codec` decodes requests as deep as Go does.
 
+mod codec;
 mod log;
 mod proto;
 mod server;

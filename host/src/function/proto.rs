@@ -8,6 +8,9 @@
     clippy::derive_partial_eq_without_eq
 )]
 
+// The generated services decode with `codec::BoundedCodec`, two modules up (build.rs).
+use super::codec;
+
 /// `apiextensions.fn.proto.v1`: the messages and the service.
 pub(crate) mod v1 {
     // prost names the file after the package, with `fn` escaped as a raw identifier.
