@@ -176,6 +176,23 @@ fn streams_of_many_documents_read_whole() {
 }
 
 #[test]
+fn one_anchor_aliased_many_times() {
+    // serde-saphyr's default refuses more than ten aliases per anchor; kubectl reads these.
+    let mut body = String::from("  common: &c {region: eu-west-1, tier: gold}\n  items:\n");
+    for _ in 0..150 {
+        body.push_str("  - *c\n");
+    }
+    let spec = read_spec("yaml-aliases", &body);
+    let items = spec["items"].as_array().unwrap();
+    assert_eq!(items.len(), 150);
+    assert!(
+        items
+            .iter()
+            .all(|i| *i == json!({"region": "eu-west-1", "tier": "gold"}))
+    );
+}
+
+#[test]
 fn alias_bombs_are_refused() {
     // Ten levels of ten aliases each: 10^10 nodes once expanded.
     let mut body = String::from("  a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");

@@ -17,10 +17,12 @@ use super::input::float_to_json;
 /// serde-saphyr's limits for a text of `len` bytes.
 ///
 /// Its defaults refuse real inputs: a provider's package or a stream of its CRDs passes
-/// 250,000 nodes, 1,000,000 events and 1,024 documents, and a CRD's schema can nest past 64
-/// levels. Here the counts grow with the text, so that only aliases can reach them: a
-/// text without aliases has fewer nodes and events than twice its bytes, while an alias
-/// bomb still stops at the replay and count limits.
+/// 250,000 nodes, 1,000,000 events and 1,024 documents, a CRD's schema can nest past 64
+/// levels, and a Composition may alias one anchor (a shared patch, say) more than ten times
+/// over. Here the counts grow with the text, so that only aliases can reach them: a text
+/// without aliases has fewer nodes and events than twice its bytes, while an alias bomb
+/// still stops at the replay and count limits. kubectl's go-yaml likewise refuses aliasing
+/// only in proportion to a large document's size, never by the number of anchors.
 pub(crate) fn budget(len: usize) -> serde_saphyr::Budget {
     let mut budget = serde_saphyr::Budget::default();
     let twice = len.saturating_mul(2).saturating_add(64);
@@ -30,6 +32,7 @@ pub(crate) fn budget(len: usize) -> serde_saphyr::Budget {
     budget.max_total_scalar_bytes = budget.max_total_scalar_bytes.max(len);
     budget.max_depth = MAX_DEPTH;
     budget.flow_nesting_limit = MAX_DEPTH;
+    budget.enforce_alias_anchor_ratio = false;
     budget
 }
 
