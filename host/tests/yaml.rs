@@ -209,7 +209,28 @@ fn alias_bombs_are_refused() {
     let (code, _, err) = run(xprender().arg("render").arg(&xr).arg(&xr));
     assert_eq!(code, 2, "stderr: {err}");
     assert!(
-        err.contains("xr.yaml:") && err.contains("budget breached"),
+        err.contains("xr.yaml:11:17: aliases expand the YAML past 250000 nodes"),
+        "{err}"
+    );
+}
+
+#[test]
+fn block_nesting_past_the_limit_is_refused_in_words() {
+    let mut body = String::new();
+    for i in 0..1001 {
+        body.push_str(&format!("{}k:\n", " ".repeat(2 + i)));
+    }
+    body.push_str(&format!("{}leaf: 1\n", " ".repeat(1003)));
+    let dir = temp_dir("yaml-too-deep");
+    let xr = write(
+        &dir,
+        "xr.yaml",
+        &format!("apiVersion: example.org/v1\nkind: XThing\nmetadata:\n  name: t\nspec:\n{body}"),
+    );
+    let (code, _, err) = run(xprender().arg("render").arg(&xr).arg(&xr));
+    assert_eq!(code, 2, "stderr: {err}");
+    assert!(
+        err.contains("xr.yaml:1005:1002: nested more than 1000 levels deep"),
         "{err}"
     );
 }

@@ -58,7 +58,11 @@ pub(crate) fn parse_yaml_stream(text: &str) -> Result<Vec<Value>, String> {
         .collect()
 }
 
-fn yaml_reason(e: &serde_saphyr::Error) -> String {
+/// What `e` says is wrong, without its position and source snippet.
+pub(crate) fn yaml_reason(e: &serde_saphyr::Error) -> String {
+    if let Some(reason) = budget_reason(e) {
+        return reason;
+    }
     // The message proper is the first line; later lines draw a source snippet.
     let s = e.to_string();
     let first = s.lines().next().unwrap_or("").trim();
@@ -72,6 +76,45 @@ fn yaml_reason(e: &serde_saphyr::Error) -> String {
         Some((pos, rest)) if pos.contains(" column ") => rest.to_string(),
         _ => first.to_string(),
     }
+}
+
+/// A limit of [`budget`] in words (serde-saphyr names the breach in Rust's debug form). Past
+/// those limits a text nests too deep, or aliases expand it.
+fn budget_reason(e: &serde_saphyr::Error) -> Option<String> {
+    use serde_saphyr::Error;
+    use serde_saphyr::budget::BudgetBreach as Breach;
+    let mut e = e;
+    while let Error::WithSnippet { error, .. } | Error::AliasError { error, .. } = e {
+        e = error;
+    }
+    let Error::Budget { breach, .. } = e else {
+        return None;
+    };
+    let expanded = |what: String| format!("aliases expand the YAML past {what}");
+    Some(match breach {
+        Breach::Depth { .. } => format!("nested more than {MAX_DEPTH} levels deep"),
+        Breach::Nodes { nodes } => expanded(format!("{} nodes", nodes.saturating_sub(1))),
+        Breach::Events { events } => {
+            expanded(format!("{} parser events", events.saturating_sub(1)))
+        }
+        Breach::RecordedAnchorEvents {
+            recorded_anchor_events,
+        } => expanded(format!(
+            "{} replayed events",
+            recorded_anchor_events.saturating_sub(1)
+        )),
+        Breach::RecordedAnchorBytes {
+            recorded_anchor_bytes,
+        } => expanded(format!(
+            "{} replayed bytes",
+            recorded_anchor_bytes.saturating_sub(1)
+        )),
+        Breach::ScalarBytes { total_scalar_bytes } => expanded(format!(
+            "{} bytes of scalars",
+            total_scalar_bytes.saturating_sub(1)
+        )),
+        other => format!("beyond the YAML reader's limits: {other:?}"),
+    })
 }
 
 /// A YAML node as go-yaml v2 resolves it, before kubectl's conversion to JSON.

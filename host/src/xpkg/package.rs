@@ -73,11 +73,15 @@ pub(crate) fn parse_stream(text: &str, source: &str) -> Result<Vec<Value>> {
         serde_saphyr::from_multiple_with_options(text, options).map_err(|e| {
             match e.location() {
                 Some(l) => anyhow!(
-                    "{source} is not a valid YAML stream: line {}, column {}: {e}",
+                    "{source} is not a valid YAML stream: line {}, column {}: {}",
                     l.line(),
-                    l.column()
+                    l.column(),
+                    crate::io::yaml_reason(&e)
                 ),
-                None => anyhow!("{source} is not a valid YAML stream: {e}"),
+                None => anyhow!(
+                    "{source} is not a valid YAML stream: {}",
+                    crate::io::yaml_reason(&e)
+                ),
             }
         })?;
     Ok(docs.into_iter().filter(|d| !d.is_null()).collect())
