@@ -192,6 +192,19 @@ fn one_anchor_aliased_many_times() {
     );
 }
 
+/// The CLI's error for an XR file whose spec is `body`, which it refuses as bad input.
+fn refused_spec(name: &str, body: &str) -> String {
+    let dir = temp_dir(name);
+    let xr = write(
+        &dir,
+        "xr.yaml",
+        &format!("apiVersion: example.org/v1\nkind: XThing\nmetadata:\n  name: t\nspec:\n{body}"),
+    );
+    let (code, _, err) = run(xprender().arg("render").arg(&xr).arg(&xr));
+    assert_eq!(code, 2, "stderr: {err}");
+    err
+}
+
 #[test]
 fn alias_bombs_are_refused() {
     // Ten levels of ten aliases each: 10^10 nodes once expanded.
@@ -200,14 +213,7 @@ fn alias_bombs_are_refused() {
         let refs = vec![format!("*a{}", i - 1); 10].join(", ");
         body.push_str(&format!("  a{i}: &a{i} [{refs}]\n"));
     }
-    let dir = temp_dir("yaml-bomb");
-    let xr = write(
-        &dir,
-        "xr.yaml",
-        &format!("apiVersion: example.org/v1\nkind: XThing\nmetadata:\n  name: t\nspec:\n{body}"),
-    );
-    let (code, _, err) = run(xprender().arg("render").arg(&xr).arg(&xr));
-    assert_eq!(code, 2, "stderr: {err}");
+    let err = refused_spec("yaml-bomb", &body);
     assert!(
         err.contains("xr.yaml:11:17: aliases expand the YAML past 250000 nodes"),
         "{err}"
@@ -221,14 +227,7 @@ fn block_nesting_past_the_limit_is_refused_in_words() {
         body.push_str(&format!("{}k:\n", " ".repeat(2 + i)));
     }
     body.push_str(&format!("{}leaf: 1\n", " ".repeat(1003)));
-    let dir = temp_dir("yaml-too-deep");
-    let xr = write(
-        &dir,
-        "xr.yaml",
-        &format!("apiVersion: example.org/v1\nkind: XThing\nmetadata:\n  name: t\nspec:\n{body}"),
-    );
-    let (code, _, err) = run(xprender().arg("render").arg(&xr).arg(&xr));
-    assert_eq!(code, 2, "stderr: {err}");
+    let err = refused_spec("yaml-too-deep", &body);
     assert!(
         err.contains("xr.yaml:1005:1002: nested more than 1000 levels deep"),
         "{err}"
