@@ -27,8 +27,7 @@ enum Node {
 /// The position trees of a stream's documents, in stream order (empty documents included,
 /// as the documents read by `io` count them). `None` when the text cannot be read that way.
 pub(crate) fn of_stream(text: &str) -> Option<Vec<Tree>> {
-    let mut options = serde_saphyr::Options::default();
-    options.budget = Some(crate::io::yaml_budget(text.len()));
+    let mut options = crate::io::yaml_options(text);
     options.duplicate_keys = serde_saphyr::options::DuplicateKeyPolicy::LastWins;
     let docs: Vec<Spanned<Shape>> = serde_saphyr::from_multiple_with_options(text, options).ok()?;
     Some(docs.into_iter().map(tree).collect())

@@ -23,7 +23,7 @@ use super::input::float_to_json;
 /// without aliases has fewer nodes and events than twice its bytes, while an alias bomb
 /// still stops at the replay and count limits. kubectl's go-yaml likewise refuses aliasing
 /// only in proportion to a large document's size, never by the number of anchors.
-pub(crate) fn budget(len: usize) -> serde_saphyr::Budget {
+fn budget(len: usize) -> serde_saphyr::Budget {
     let mut budget = serde_saphyr::Budget::default();
     let twice = len.saturating_mul(2).saturating_add(64);
     budget.max_events = budget.max_events.max(twice);
@@ -36,10 +36,16 @@ pub(crate) fn budget(len: usize) -> serde_saphyr::Budget {
     budget
 }
 
-/// Parses a YAML stream the way kubectl does. Errors read `line:column: message`.
-pub(crate) fn parse_yaml_stream(text: &str) -> Result<Vec<Value>, String> {
+/// serde-saphyr's options for reading `text`, every reader's: its defaults with [`budget`].
+pub(crate) fn options_for(text: &str) -> serde_saphyr::Options {
     let mut options = serde_saphyr::Options::default();
     options.budget = Some(budget(text.len()));
+    options
+}
+
+/// Parses a YAML stream the way kubectl does. Errors read `line:column: message`.
+pub(crate) fn parse_yaml_stream(text: &str) -> Result<Vec<Value>, String> {
+    let mut options = options_for(text);
     options.legacy_octal_numbers = true;
     options.strict_booleans = false;
     options.duplicate_keys = serde_saphyr::options::DuplicateKeyPolicy::LastWins;

@@ -67,8 +67,7 @@ impl Package {
 /// Parses a YAML stream into its documents (empty documents dropped), naming the line and
 /// column of a syntax error.
 pub(crate) fn parse_stream(text: &str, source: &str) -> Result<Vec<Value>> {
-    let mut options = serde_saphyr::Options::default();
-    options.budget = Some(crate::io::yaml_budget(text.len()));
+    let options = crate::io::yaml_options(text);
     let docs: Vec<Value> =
         serde_saphyr::from_multiple_with_options(text, options).map_err(|e| {
             match e.location() {
