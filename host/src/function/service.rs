@@ -12,7 +12,7 @@ use super::log::Log;
 use super::proto::v1::{self, RunFunctionRequest, RunFunctionResponse};
 use super::proto::v1beta1;
 use super::step;
-use crate::runtime::{self, Pool};
+use crate::runtime::Pool;
 
 /// Shared by every connection.
 #[derive(Clone)]
@@ -55,17 +55,17 @@ impl Service {
 impl Inner {
     fn run(&self, req: &RunFunctionRequest) -> RunFunctionResponse {
         let start = Instant::now();
-        let rsp = match step::engine_request(req) {
+        // Over the engine's entry limits: its own error, without writing the request out.
+        let answer = match step::over_limits(req) {
+            Some(refusal) => Ok(Ok(refusal.into_bytes())),
+            None => step::engine_request(req).map(|request| self.pool.render(&request)),
+        };
+        let rsp = match answer {
             Err(message) => step::fatal(req, message),
-            // Over the engine's entry limits: its own error, without copying the request in.
-            Ok(request) => match runtime::precheck(&request)
-                .map_or_else(|| self.pool.render(&request), |r| Ok(r.into_bytes()))
-            {
-                Err(e) => step::fatal(req, e.to_string()),
-                Ok(bytes) => match runtime::parse_response(&bytes) {
-                    Ok(output) => step::response(req, &output),
-                    Err(e) => step::fatal(req, format!("cannot read the engine's answer: {e}")),
-                },
+            Ok(Err(e)) => step::fatal(req, e.to_string()),
+            Ok(Ok(bytes)) => match step::answer(&bytes) {
+                Ok(answer) => step::response(req, answer),
+                Err(e) => step::fatal(req, format!("cannot read the engine's answer: {e}")),
             },
         };
         let fatal = rsp

@@ -20,7 +20,7 @@ use wasmtime::{Engine, InstancePre, Linker, Module, Store};
 pub(crate) use cache::{Source, default_dir as default_cache_dir, hex};
 pub(crate) use limits::Limits;
 pub(crate) use pool::Pool;
-pub(crate) use precheck::{DEFAULT_MAX_REQUEST_SIZE, precheck};
+pub(crate) use precheck::{DEFAULT_MAX_REQUEST_SIZE, list_over_limit, precheck};
 
 /// The core module built from this commit, or the committed prebuilt one (see `build.rs`).
 pub(crate) static BUNDLED_ENGINE: &[u8] = include_bytes!(env!("XPRENDER_CORE_WASM"));

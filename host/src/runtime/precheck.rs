@@ -77,6 +77,12 @@ fn over_limit(list: Json<'_>) -> bool {
     list.items().nth(MAX_ITEMS).is_some()
 }
 
+/// The engine's error document for a list of `len` entries at `at`, when that is over the
+/// limit (for a host that holds the request decoded rather than as text).
+pub(crate) fn list_over_limit(at: &str, len: usize) -> Option<String> {
+    (len > MAX_ITEMS).then(|| refusal(at))
+}
+
 /// The engine's error document for a list over the limit at `at`.
 fn refusal(at: &str) -> String {
     serde_json::json!({"error": {
