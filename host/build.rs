@@ -101,11 +101,23 @@ fn compile_protos(manifest_dir: &Path) {
     println!("cargo:rerun-if-changed={}", proto.display());
     let files = ["fn/v1/run_function.proto", "fn/v1beta1/run_function.proto"];
     let fds = protox::compile(files, [&proto]).unwrap_or_else(|e| panic!("{e:?}"));
+    // The server holds each `google.protobuf.Struct` as its bytes (src/function/wire.rs).
     tonic_prost_build::configure()
         // Go's nesting limit rather than prost's (host/src/function/codec.rs).
         .codec_path("super::super::codec::BoundedCodec")
-        .compile_fds(fds)
+        .extern_path(".google.protobuf.Struct", "crate::function::wire::Struct")
+        .build_client(false)
+        .compile_fds(fds.clone())
         .expect("generate the gRPC code");
+    // Its clients (tests, benches) use prost's types, as any other client would.
+    let client = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets it")).join("client");
+    std::fs::create_dir_all(&client).expect("create OUT_DIR/client");
+    tonic_prost_build::configure()
+        .codec_path("super::super::codec::BoundedCodec")
+        .build_server(false)
+        .out_dir(client)
+        .compile_fds(fds)
+        .expect("generate the gRPC client code");
 }
 
 /// A target directory beside the outer one (`<target>/xprender-core`), so the nested cargo

@@ -16,12 +16,15 @@ use tonic::transport::{Certificate, Channel, ClientTlsConfig, Identity};
 #[allow(unreachable_pub, clippy::all, clippy::pedantic)]
 mod proto {
     pub mod v1 {
-        include!(concat!(env!("OUT_DIR"), "/apiextensions.r#fn.proto.v1.rs"));
+        include!(concat!(
+            env!("OUT_DIR"),
+            "/client/apiextensions.r#fn.proto.v1.rs"
+        ));
     }
     pub mod v1beta1 {
         include!(concat!(
             env!("OUT_DIR"),
-            "/apiextensions.r#fn.proto.v1beta1.rs"
+            "/client/apiextensions.r#fn.proto.v1beta1.rs"
         ));
     }
     use super::codec;

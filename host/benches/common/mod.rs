@@ -9,7 +9,10 @@ use serde_json::Value as Json;
 #[allow(unreachable_pub, clippy::all, clippy::pedantic)]
 pub(crate) mod proto {
     pub mod v1 {
-        include!(concat!(env!("OUT_DIR"), "/apiextensions.r#fn.proto.v1.rs"));
+        include!(concat!(
+            env!("OUT_DIR"),
+            "/client/apiextensions.r#fn.proto.v1.rs"
+        ));
     }
     use super::codec;
 }

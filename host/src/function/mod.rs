@@ -10,7 +10,9 @@ mod proto;
 mod server;
 mod service;
 mod step;
+#[cfg(test)]
 mod structs;
+mod wire;
 
 pub(crate) use log::Log;
 pub(crate) use server::{Listen, serve};

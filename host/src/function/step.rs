@@ -8,15 +8,14 @@ use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
 use base64::Engine as _;
-use serde::ser::{self, SerializeMap as _};
-use serde::{Deserialize, Serialize, Serializer};
+use serde::Deserialize;
 use serde_json::Value as Json;
 
 use super::proto::v1::{
     Resource, ResponseMeta, Result as FnResult, RunFunctionRequest, RunFunctionResponse, Severity,
     State,
 };
-use super::structs;
+use super::wire;
 
 /// The context key of the Composition environment.
 pub(crate) const ENVIRONMENT_KEY: &str = "apiextensions.crossplane.io/environment";
@@ -32,276 +31,112 @@ const READY_TRUE: i32 = 1;
 const READY_FALSE: i32 = 2;
 
 /// The render contract's request for one step, written straight from the message; an error is
-/// the text of a Fatal result.
+/// the text of a Fatal result. Faults are looked for in the order function-patch-and-transform
+/// reads the parts: the XR, the input, observed resources, environment, desired state.
 pub(crate) fn engine_request(req: &RunFunctionRequest) -> Result<Vec<u8>, String> {
     let observed = req.observed.as_ref();
     let desired = req.desired.as_ref();
     let desired_xr = desired.and_then(|s| s.composite.as_ref());
-    let request = EngineRequest {
-        xr: Part::new(
-            "cannot get observed composite resource",
-            None,
-            doc(observed.and_then(|s| s.composite.as_ref())),
-        ),
-        composition: Composition {
-            api_version: "apiextensions.crossplane.io/v1",
-            kind: "Composition",
-            metadata: Name { name: "function" },
-            spec: Spec {
-                mode: "Pipeline",
-                pipeline: [Step {
-                    step: "function",
-                    function_ref: Name { name: "xprender" },
-                    input: Part::new("cannot get Function input", None, Input(req.input.as_ref())),
-                }],
-            },
-        },
-        observed: Observed {
-            resources: Resources {
-                state: observed,
-                what: "cannot get observed composed resources",
-                desired: false,
-            },
-            environment: environment(req)
-                .map(|s| Part::new(ENVIRONMENT_FAULT, None, structs::StructJson(s))),
-        },
-        desired: Desired {
-            composite: Part::new(
-                "cannot get desired composite resource",
-                None,
-                doc(desired_xr),
-            ),
-            connection_details: desired_xr.map(|r| Details(&r.connection_details)),
-            resources: Resources {
-                state: desired,
-                what: "cannot get desired composed resources",
-                desired: true,
-            },
-        },
-        options: Options {
-            semantics: "function",
-            output: "function",
-        },
-    };
-    serde_json::to_vec(&request).map_err(|e| e.to_string())
+    let mut out = Vec::with_capacity(64 << 10);
+    out.extend_from_slice(b"{\"xr\":");
+    doc(&mut out, observed.and_then(|s| s.composite.as_ref()))
+        .map_err(|e| format!("cannot get observed composite resource: {e}"))?;
+    out.extend_from_slice(
+        br#","composition":{"apiVersion":"apiextensions.crossplane.io/v1","kind":"Composition","metadata":{"name":"function"},"spec":{"mode":"Pipeline","pipeline":[{"step":"function","functionRef":{"name":"xprender"},"input":"#,
+    );
+    // function-patch-and-transform decodes its input whatever apiVersion and kind it names.
+    let pt = [
+        ("apiVersion", "pt.fn.crossplane.io/v1beta1"),
+        ("kind", "Resources"),
+    ];
+    let none = wire::Struct::default();
+    req.input
+        .as_ref()
+        .unwrap_or(&none)
+        .write_json(&mut out, &pt)
+        .map_err(|e| format!("cannot get Function input: {e}"))?;
+    out.extend_from_slice(br#"}]}},"observed":{"resources":"#);
+    resources(&mut out, observed, false)?;
+    if let Some(ctx) = &req.context {
+        let mark = out.len();
+        out.extend_from_slice(br#","environment":"#);
+        match ctx.write_member_json(ENVIRONMENT_KEY, &mut out) {
+            None => out.truncate(mark),
+            Some(r) => r.map_err(|e| format!("{ENVIRONMENT_FAULT}: {e}"))?,
+        }
+    }
+    out.extend_from_slice(br#"},"desired":{"resources":"#);
+    resources(&mut out, desired, true)?;
+    out.extend_from_slice(br#","composite":"#);
+    doc(&mut out, desired_xr).map_err(|e| format!("cannot get desired composite resource: {e}"))?;
+    out.extend_from_slice(br#","connectionDetails":"#);
+    match desired_xr {
+        Some(r) => details(&mut out, &r.connection_details),
+        None => out.extend_from_slice(b"null"),
+    }
+    out.extend_from_slice(br#"},"options":{"semantics":"function","output":"function"}}"#);
+    Ok(out)
 }
 
 /// The engine's own refusal of an input with more templates or PatchSets than it takes, found
 /// without writing the request out.
 pub(crate) fn over_limits(req: &RunFunctionRequest) -> Option<String> {
-    use prost_types::value::Kind;
-    let fields = &req.input.as_ref()?.fields;
-    ["patchSets", "resources"]
-        .into_iter()
-        .find_map(|key| match &fields.get(key)?.kind {
-            Some(Kind::ListValue(l)) => crate::runtime::list_over_limit(
-                "composition.spec.pipeline[0].input",
-                l.values.len(),
-            ),
-            _ => None,
-        })
-}
-
-/// The engine request's members in the order their faults are reported.
-#[derive(Serialize)]
-struct EngineRequest<'a> {
-    xr: Part<'a, Doc<'a>>,
-    composition: Composition<'a>,
-    observed: Observed<'a>,
-    desired: Desired<'a>,
-    options: Options,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Composition<'a> {
-    api_version: &'static str,
-    kind: &'static str,
-    metadata: Name,
-    spec: Spec<'a>,
-}
-
-#[derive(Serialize)]
-struct Name {
-    name: &'static str,
-}
-
-#[derive(Serialize)]
-struct Spec<'a> {
-    mode: &'static str,
-    pipeline: [Step<'a>; 1],
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Step<'a> {
-    step: &'static str,
-    function_ref: Name,
-    input: Part<'a, Input<'a>>,
-}
-
-#[derive(Serialize)]
-struct Observed<'a> {
-    resources: Resources<'a>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    environment: Option<Part<'a, structs::StructJson<'a>>>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Desired<'a> {
-    composite: Part<'a, Doc<'a>>,
-    connection_details: Option<Details<'a>>,
-    resources: Resources<'a>,
-}
-
-#[derive(Serialize)]
-struct Options {
-    semantics: &'static str,
-    output: &'static str,
-}
-
-/// A part of the request whose fault is reported as `what: [name: ]fault`.
-struct Part<'a, T> {
-    what: &'static str,
-    name: Option<&'a str>,
-    value: T,
-}
-
-impl<'a, T> Part<'a, T> {
-    fn new(what: &'static str, name: Option<&'a str>, value: T) -> Self {
-        Part { what, name, value }
-    }
-}
-
-impl<T: Serialize> Serialize for Part<'_, T> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.value.serialize(s).map_err(|e| {
-            ser::Error::custom(match self.name {
-                Some(name) => format!("{}: {name}: {e}", self.what),
-                None => format!("{}: {e}", self.what),
-            })
-        })
-    }
+    let input = req.input.as_ref()?;
+    ["patchSets", "resources"].into_iter().find_map(|key| {
+        let len = input.list_len(key)?;
+        crate::runtime::list_over_limit("composition.spec.pipeline[0].input", len)
+    })
 }
 
 /// A resource's object, `{}` when the message has none.
-struct Doc<'a>(Option<&'a prost_types::Struct>);
-
-fn doc(r: Option<&Resource>) -> Doc<'_> {
-    Doc(r.and_then(|r| r.resource.as_ref()))
-}
-
-impl Serialize for Doc<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self.0 {
-            Some(st) => structs::StructJson(st).serialize(s),
-            None => s.serialize_map(Some(0))?.end(),
+fn doc(out: &mut Vec<u8>, r: Option<&Resource>) -> Result<(), wire::Fault> {
+    match r.and_then(|r| r.resource.as_ref()) {
+        Some(s) => s.write_json(out, &[]),
+        None => {
+            out.extend_from_slice(b"{}");
+            Ok(())
         }
-    }
-}
-
-/// function-patch-and-transform's input: whatever apiVersion and kind it names, it is decoded
-/// as its own (a number JSON cannot hold is refused there too, as protojson refuses it).
-struct Input<'a>(Option<&'a prost_types::Struct>);
-
-impl Serialize for Input<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(None)?;
-        m.serialize_entry("apiVersion", "pt.fn.crossplane.io/v1beta1")?;
-        m.serialize_entry("kind", "Resources")?;
-        for (k, v) in self.0.iter().flat_map(|st| &st.fields) {
-            let entry = if k == "apiVersion" || k == "kind" {
-                // Replaced, but still read as JSON first.
-                serde_json::to_writer(std::io::sink(), &structs::ValueJson(v))
-                    .map_err(|e| e.to_string())
-            } else {
-                m.serialize_entry(k, &structs::ValueJson(v))
-                    .map_err(|e| e.to_string())
-            };
-            entry.map_err(|e| ser::Error::custom(structs::at(k, &e)))?;
-        }
-        m.end()
     }
 }
 
 /// A state's composed resources by name (sorted, so a request's text is the same each time).
-struct Resources<'a> {
-    state: Option<&'a State>,
-    what: &'static str,
-    desired: bool,
-}
-
-impl Serialize for Resources<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut rs: Vec<(&String, &Resource)> = self
-            .state
-            .map(|st| st.resources.iter().collect())
-            .unwrap_or_default();
-        rs.sort_unstable_by(|a, b| a.0.cmp(b.0));
-        let mut m = s.serialize_map(Some(rs.len()))?;
-        for (name, r) in rs {
-            let resource = Part::new(self.what, Some(name.as_str()), doc(Some(r)));
-            if self.desired {
-                m.serialize_entry(
-                    name,
-                    &DesiredResource {
-                        resource,
-                        ready: r.ready == READY_TRUE,
-                    },
-                )?;
-            } else {
-                let connection_details = Details(&r.connection_details);
-                m.serialize_entry(
-                    name,
-                    &ObservedResource {
-                        resource,
-                        connection_details,
-                    },
-                )?;
-            }
+fn resources(out: &mut Vec<u8>, state: Option<&State>, desired: bool) -> Result<(), String> {
+    let mut rs: Vec<(&String, &Resource)> = state
+        .map(|st| st.resources.iter().collect())
+        .unwrap_or_default();
+    rs.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    out.push(b'{');
+    for (i, (name, r)) in rs.into_iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
         }
-        m.end()
+        let _ = serde_json::to_writer(&mut *out, name);
+        out.extend_from_slice(br#":{"resource":"#);
+        doc(out, Some(r)).map_err(|e| {
+            let state = if desired { "desired" } else { "observed" };
+            format!("cannot get {state} composed resources: {name}: {e}")
+        })?;
+        if desired {
+            out.extend_from_slice(if r.ready == READY_TRUE {
+                br#","ready":true}"#
+            } else {
+                br#","ready":false}"#
+            });
+        } else {
+            out.extend_from_slice(br#","connectionDetails":"#);
+            details(out, &r.connection_details);
+            out.push(b'}');
+        }
     }
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ObservedResource<'a> {
-    resource: Part<'a, Doc<'a>>,
-    connection_details: Details<'a>,
-}
-
-#[derive(Serialize)]
-struct DesiredResource<'a> {
-    resource: Part<'a, Doc<'a>>,
-    ready: bool,
+    out.push(b'}');
+    Ok(())
 }
 
 /// Connection details, base64 as in a Secret.
-struct Details<'a>(&'a HashMap<String, Vec<u8>>);
-
-impl Serialize for Details<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let engine = base64::engine::general_purpose::STANDARD;
-        s.collect_map(self.0.iter().map(|(k, v)| (k, engine.encode(v))))
-    }
-}
-
-/// The Composition environment in the request's context, when it is an object.
-fn environment(req: &RunFunctionRequest) -> Option<&prost_types::Struct> {
-    use prost_types::value::Kind;
-    match req
-        .context
-        .as_ref()?
-        .fields
-        .get(ENVIRONMENT_KEY)?
-        .kind
-        .as_ref()
-    {
-        Some(Kind::StructValue(s)) => Some(s),
-        _ => None,
-    }
+fn details(out: &mut Vec<u8>, d: &HashMap<String, Vec<u8>>) {
+    let engine = base64::engine::general_purpose::STANDARD;
+    let encoded: BTreeMap<&String, String> = d.iter().map(|(k, v)| (k, engine.encode(v))).collect();
+    let _ = serde_json::to_writer(&mut *out, &encoded);
 }
 
 /// The response `response.To` starts from: the request's tag, context and, when `keep` says
@@ -346,9 +181,9 @@ pub(crate) struct Answer {
     #[serde(default)]
     connection_details: BTreeMap<String, Json>,
     #[serde(default, deserialize_with = "object")]
-    composite: Option<prost_types::Struct>,
+    composite: Option<wire::Struct>,
     #[serde(default, deserialize_with = "object")]
-    environment: Option<prost_types::Struct>,
+    environment: Option<wire::Struct>,
 }
 
 #[derive(Deserialize)]
@@ -370,14 +205,14 @@ struct AnswerResult {
 #[derive(Deserialize)]
 struct AnswerResource {
     #[serde(default, deserialize_with = "object")]
-    resource: Option<prost_types::Struct>,
+    resource: Option<wire::Struct>,
     #[serde(default)]
     ready: bool,
 }
 
 /// A member that is there, whatever it holds: an object as a `Struct`, anything else empty.
-fn object<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<prost_types::Struct>, D::Error> {
-    structs::StructFromJson::deserialize(d).map(|s| Some(s.0))
+fn object<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<wire::Struct>, D::Error> {
+    wire::Struct::deserialize(d).map(Some)
 }
 
 /// Reads the engine's answer.
@@ -459,13 +294,8 @@ pub(crate) fn response(req: &RunFunctionRequest, answer: Answer) -> RunFunctionR
         resources,
     });
     if let Some(env) = answer.environment {
-        let ctx = rsp.context.get_or_insert_with(prost_types::Struct::default);
-        ctx.fields.insert(
-            ENVIRONMENT_KEY.to_owned(),
-            prost_types::Value {
-                kind: Some(prost_types::value::Kind::StructValue(env)),
-            },
-        );
+        let ctx = rsp.context.take().unwrap_or_default();
+        rsp.context = Some(ctx.with_member(ENVIRONMENT_KEY, &env));
     }
     rsp
 }
@@ -490,12 +320,25 @@ pub(crate) fn resource_count(req: &RunFunctionRequest) -> usize {
 
 #[cfg(test)]
 mod tests {
+    use prost::Message as _;
     use serde_json::json;
 
+    use super::super::structs;
     use super::*;
 
-    fn st(j: &Json) -> prost_types::Struct {
-        structs::from_json(j)
+    /// A Struct as a client sends it: prost's, encoded.
+    fn wire_of(s: &prost_types::Struct) -> wire::Struct {
+        wire::Struct::decode(s.encode_to_vec().as_slice()).unwrap()
+    }
+
+    fn st(j: &Json) -> wire::Struct {
+        wire_of(&structs::from_json(j))
+    }
+
+    /// A Struct as a client reads it.
+    fn json(s: &wire::Struct) -> Json {
+        structs::to_json(&prost_types::Struct::decode(s.encode_to_vec().as_slice()).unwrap())
+            .unwrap()
     }
 
     fn resource(j: &Json, ready: i32) -> Resource {
@@ -597,8 +440,10 @@ mod tests {
         v
     }
 
-    fn with_nan(s: &mut prost_types::Struct, key: &str, path: &[&str]) {
-        s.fields.insert(key.to_owned(), nan_at(path));
+    fn with_nan(s: &mut wire::Struct, key: &str, path: &[&str]) {
+        let mut p = prost_types::Struct::decode(s.encode_to_vec().as_slice()).unwrap();
+        p.fields.insert(key.to_owned(), nan_at(path));
+        *s = wire_of(&p);
     }
 
     type Spoil = fn(&mut RunFunctionRequest);
@@ -633,9 +478,7 @@ mod tests {
             (
                 "environment",
                 (|r: &mut RunFunctionRequest| {
-                    let ctx = r.context.as_mut().unwrap();
-                    ctx.fields
-                        .insert(ENVIRONMENT_KEY.to_owned(), nan_at(&["tier"]));
+                    with_nan(r.context.as_mut().unwrap(), ENVIRONMENT_KEY, &["tier"]);
                 }),
                 format!(
                     "cannot get Composition environment from context key \"{ENVIRONMENT_KEY}\": tier: {fault}"
@@ -665,11 +508,7 @@ mod tests {
         }
         // A fault in another context key is not the step's to read.
         let mut req = request();
-        req.context
-            .as_mut()
-            .unwrap()
-            .fields
-            .insert("other".into(), nan_at(&[]));
+        with_nan(req.context.as_mut().unwrap(), "other", &[]);
         assert!(engine_request(&req).is_ok());
     }
 
@@ -704,7 +543,7 @@ mod tests {
         let desired = rsp.desired.unwrap();
         let xr = desired.composite.unwrap();
         assert_eq!(
-            structs::to_json(xr.resource.as_ref().unwrap()).unwrap(),
+            json(xr.resource.as_ref().unwrap()),
             json!({"status": {"x": 2}})
         );
         assert_eq!(xr.connection_details["url"], b"http://x");
@@ -721,9 +560,9 @@ mod tests {
         );
         assert_eq!(
             desired.resources["d"].resource,
-            Some(prost_types::Struct::default())
+            Some(wire::Struct::default())
         );
-        let ctx = structs::to_json(rsp.context.as_ref().unwrap()).unwrap();
+        let ctx = json(rsp.context.as_ref().unwrap());
         assert_eq!(ctx, json!({ENVIRONMENT_KEY: {"region": "us"}, "other": 1}));
         assert_eq!(rsp.meta.unwrap().ttl.unwrap().seconds, 60);
     }

@@ -1,12 +1,9 @@
-//! protobuf `Struct` values to and from JSON.
+//! prost's protobuf `Struct` values to and from JSON, for clients of the function server (its
+//! tests and benches, and the checks of `wire`, which the server holds Structs as).
 //!
 //! Every number in a `Struct` is a float64. Crossplane's Go SDK turns a `Struct` into JSON with
 //! protojson, which writes a whole float below 1e21 as an integer literal; the engine then reads
 //! numbers as function-patch-and-transform does. Integers go back as floats.
-//!
-//! Both directions go through serde, so a request is written as JSON text straight from the
-//! decoded message and the engine's answer is read straight into messages: no JSON tree is
-//! built in between (for a medium request that tree was the server's largest cost).
 
 use std::fmt;
 
@@ -20,17 +17,15 @@ use serde_json::Value as Json;
 /// 2^63: whole floats below it in magnitude are written as integers.
 const INT_LIMIT: f64 = 9_223_372_036_854_775_808.0;
 
-/// A `Struct` as a JSON object (for clients of the server: its tests and benches).
+/// A `Struct` as a JSON object.
 ///
 /// # Errors
 /// A NaN or infinite number, which JSON cannot hold (protojson refuses it too).
-#[allow(dead_code)]
 pub(crate) fn to_json(s: &Struct) -> Result<Json, String> {
     serde_json::to_value(StructJson(s)).map_err(|e| e.to_string())
 }
 
-/// A JSON object as a `Struct`; anything else is an empty `Struct` (for clients, as above).
-#[allow(dead_code)]
+/// A JSON object as a `Struct`; anything else is an empty `Struct`.
 pub(crate) fn from_json(j: &Json) -> Struct {
     StructFromJson::deserialize(j).map_or_else(|_| Struct::default(), |s| s.0)
 }

@@ -1,0 +1,1013 @@
+//! `google.protobuf.Struct` as the function server holds it: the bytes it arrived in.
+//!
+//! A RunFunction request is mostly Structs (the XR, observed and desired resources, the input)
+//! and the engine reads JSON. Decoded into prost's `Struct`, every object became a B-tree of
+//! boxed values that was built, walked to write JSON, and dropped; the answer went the same way
+//! back, and encoding it measured each nested message once per level above it. Here a Struct
+//! keeps its entries' bytes, checked as prost checks them, is written as JSON straight from
+//! them, and an answer's JSON is written straight into a Struct's bytes. build.rs maps the
+//! server's `google.protobuf.Struct` to this type; clients of the server (its tests and
+//! benches) keep prost's, so they check it as any other client would.
+//!
+//! Protobuf's merge rules hold: a message field given twice is the concatenation of both, a
+//! oneof takes its last member, a map its last entry of a key (written as JSON's last
+//! duplicate, which the engine keeps).
+
+use std::fmt;
+
+use prost::bytes::{Buf, BufMut};
+use prost::encoding::{DecodeContext, WireType, decode_varint, encode_key, encode_varint};
+use prost::{DecodeError, Message};
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer};
+
+/// 2^63: whole floats below it in magnitude are written as integers (as protojson does).
+const INT_LIMIT: f64 = 9_223_372_036_854_775_808.0;
+
+/// A `google.protobuf.Struct`: its `fields` entries (field 1), as encoded.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub(crate) struct Struct {
+    bytes: Vec<u8>,
+}
+
+impl fmt::Debug for Struct {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut json = Vec::new();
+        match self.write_json(&mut json, &[]) {
+            Ok(()) => f.write_str(&String::from_utf8_lossy(&json)),
+            Err(e) => write!(f, "Struct({e})"),
+        }
+    }
+}
+
+impl Message for Struct {
+    fn encode_raw(&self, buf: &mut impl BufMut) {
+        buf.put_slice(&self.bytes);
+    }
+
+    fn merge_field(
+        &mut self,
+        tag: u32,
+        wire_type: WireType,
+        buf: &mut impl Buf,
+        ctx: DecodeContext,
+    ) -> Result<(), DecodeError> {
+        if tag != 1 {
+            return prost::encoding::skip_field(wire_type, tag, buf, ctx);
+        }
+        let mut entry = Vec::new();
+        prost::encoding::bytes::merge(wire_type, &mut entry, buf, ctx).map_err(|mut e| {
+            // Where prost's own Struct says it failed.
+            e.push("Struct", "fields");
+            e
+        })?;
+        if check_entry(&entry) {
+            encode_key(1, WireType::LengthDelimited, &mut self.bytes);
+            encode_varint(entry.len() as u64, &mut self.bytes);
+            self.bytes.extend_from_slice(&entry);
+            return Ok(());
+        }
+        // Bytes this reader does not take: prost's own reading decides, with its error, or
+        // with the entry in the form prost writes it (which this reader takes).
+        let mut one = Vec::with_capacity(entry.len() + 10);
+        encode_key(1, WireType::LengthDelimited, &mut one);
+        encode_varint(entry.len() as u64, &mut one);
+        one.extend_from_slice(&entry);
+        let canonical = prost_types::Struct::decode(one.as_slice())?;
+        canonical.encode_raw(&mut self.bytes);
+        Ok(())
+    }
+
+    fn encoded_len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    fn clear(&mut self) {
+        self.bytes.clear();
+    }
+}
+
+/// A field as read from the wire.
+enum Field<'a> {
+    Varint(u64),
+    Fixed64(u64),
+    Fixed32,
+    Bytes(&'a [u8]),
+}
+
+/// The fields of a message's bytes in order; reading stops at bytes that are not a field
+/// (or a group, which no message here has), with `Err`.
+struct Fields<'a> {
+    rest: &'a [u8],
+}
+
+fn fields(bytes: &[u8]) -> Fields<'_> {
+    Fields { rest: bytes }
+}
+
+impl<'a> Iterator for Fields<'a> {
+    type Item = Result<(u32, Field<'a>), ()>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.rest.is_empty() {
+            return None;
+        }
+        let field = self.read();
+        if field.is_err() {
+            self.rest = &[];
+        }
+        Some(field)
+    }
+}
+
+impl<'a> Fields<'a> {
+    fn read(&mut self) -> Result<(u32, Field<'a>), ()> {
+        let key = decode_varint(&mut self.rest).map_err(|_| ())?;
+        let tag = u32::try_from(key >> 3).map_err(|_| ())?;
+        if tag == 0 {
+            return Err(());
+        }
+        let field = match key & 7 {
+            0 => Field::Varint(decode_varint(&mut self.rest).map_err(|_| ())?),
+            1 if self.rest.len() >= 8 => Field::Fixed64(self.rest.get_u64_le()),
+            5 if self.rest.len() >= 4 => {
+                self.rest.advance(4);
+                Field::Fixed32
+            }
+            2 => {
+                let len = decode_varint(&mut self.rest).map_err(|_| ())?;
+                let len = usize::try_from(len).map_err(|_| ())?;
+                if len > self.rest.len() {
+                    return Err(());
+                }
+                let (bytes, rest) = self.rest.split_at(len);
+                self.rest = rest;
+                Field::Bytes(bytes)
+            }
+            _ => return Err(()),
+        };
+        Ok((tag, field))
+    }
+}
+
+// What prost accepts, or stricter (anything stricter goes through prost, above).
+
+fn check_entry(bytes: &[u8]) -> bool {
+    fields(bytes).all(|f| match f {
+        Ok((1, Field::Bytes(key))) => std::str::from_utf8(key).is_ok(),
+        Ok((2, Field::Bytes(value))) => check_value(value),
+        Ok((1 | 2, _)) | Err(()) => false,
+        Ok(_) => true,
+    })
+}
+
+fn check_value(bytes: &[u8]) -> bool {
+    fields(bytes).all(|f| match f {
+        Ok((1 | 4, Field::Varint(_)) | (2, Field::Fixed64(_))) => true,
+        Ok((3, Field::Bytes(s))) => std::str::from_utf8(s).is_ok(),
+        Ok((5, Field::Bytes(s))) => fields(s).all(|f| match f {
+            Ok((1, Field::Bytes(entry))) => check_entry(entry),
+            Ok((1, _)) | Err(()) => false,
+            Ok(_) => true,
+        }),
+        Ok((6, Field::Bytes(l))) => fields(l).all(|f| match f {
+            Ok((1, Field::Bytes(v))) => check_value(v),
+            Ok((1, _)) | Err(()) => false,
+            Ok(_) => true,
+        }),
+        Ok((1..=6, _)) | Err(()) => false,
+        Ok(_) => true,
+    })
+}
+
+/// A message given in one or more pieces: a message field given again is both, concatenated.
+#[derive(Default)]
+struct Pieces<'a> {
+    first: Option<&'a [u8]>,
+    more: Vec<&'a [u8]>,
+}
+
+impl<'a> Pieces<'a> {
+    fn one(piece: &'a [u8]) -> Self {
+        Pieces {
+            first: Some(piece),
+            more: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, piece: &'a [u8]) {
+        match self.first {
+            None => self.first = Some(piece),
+            Some(_) => self.more.push(piece),
+        }
+    }
+
+    /// The fields of all pieces, in order.
+    fn fields(&self) -> impl Iterator<Item = (u32, Field<'a>)> + '_ {
+        self.first
+            .into_iter()
+            .chain(self.more.iter().copied())
+            .flat_map(|piece| fields(piece).flatten())
+    }
+}
+
+/// What a `Value` holds, by protobuf's rules for a oneof: the last member given wins, and a
+/// message member given again in a row merges with the one before (its pieces).
+enum Kind<'a> {
+    Null,
+    Number(f64),
+    Str(&'a [u8]),
+    Bool(bool),
+    Struct(Pieces<'a>),
+    List(Pieces<'a>),
+}
+
+fn kind<'a>(pieces: &Pieces<'a>) -> Kind<'a> {
+    let mut kind = Kind::Null;
+    for f in pieces.fields() {
+        kind = match (f, kind) {
+            ((1, Field::Varint(_)), _) => Kind::Null,
+            ((2, Field::Fixed64(bits)), _) => Kind::Number(f64::from_bits(bits)),
+            ((3, Field::Bytes(s)), _) => Kind::Str(s),
+            ((4, Field::Varint(b)), _) => Kind::Bool(b != 0),
+            ((5, Field::Bytes(s)), Kind::Struct(mut p)) => {
+                p.push(s);
+                Kind::Struct(p)
+            }
+            ((5, Field::Bytes(s)), _) => Kind::Struct(Pieces::one(s)),
+            ((6, Field::Bytes(l)), Kind::List(mut p)) => {
+                p.push(l);
+                Kind::List(p)
+            }
+            ((6, Field::Bytes(l)), _) => Kind::List(Pieces::one(l)),
+            (_, kind) => kind,
+        };
+    }
+    kind
+}
+
+/// A map entry's key (its last) and its value's pieces.
+fn entry_parts(entry: &[u8]) -> (&[u8], Pieces<'_>) {
+    let mut key: &[u8] = b"";
+    let mut value = Pieces::default();
+    for f in fields(entry).flatten() {
+        match f {
+            (1, Field::Bytes(k)) => key = k,
+            (2, Field::Bytes(v)) => value.push(v),
+            _ => {}
+        }
+    }
+    (key, value)
+}
+
+/// The entries of a Struct given in pieces, in order.
+fn entries<'a, 'p>(pieces: &'p Pieces<'a>) -> impl Iterator<Item = (&'a [u8], Pieces<'a>)> + 'p {
+    pieces.fields().filter_map(|f| match f {
+        (1, Field::Bytes(entry)) => Some(entry_parts(entry)),
+        _ => None,
+    })
+}
+
+/// One step of a path into a Struct.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Step<'a> {
+    Key(&'a [u8]),
+    Index(usize),
+}
+
+/// A number JSON cannot hold, and where: reported as `spec.list[0].x: invalid number NaN: ...`.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Fault(String);
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Writes a Struct's pieces as JSON, noting the number JSON cannot hold that a walk of
+/// sorted maps meets first.
+struct Writer<'a, 'o> {
+    out: &'o mut Vec<u8>,
+    path: Vec<Step<'a>>,
+    fault: Option<(Vec<Step<'a>>, f64)>,
+}
+
+impl<'a> Writer<'a, '_> {
+    /// An object: `fixed` string members first, then the entries whose keys they do not name.
+    fn object(&mut self, pieces: &Pieces<'a>, fixed: &[(&str, &str)]) {
+        self.out.push(b'{');
+        let mut first = true;
+        for (k, v) in fixed {
+            self.comma(&mut first);
+            string(self.out, k.as_bytes());
+            self.out.push(b':');
+            string(self.out, v.as_bytes());
+        }
+        for (key, value) in entries(pieces) {
+            self.path.push(Step::Key(key));
+            if fixed.iter().any(|(k, _)| k.as_bytes() == key) {
+                // Replaced, but read all the same: a fault in it is still one.
+                let mark = self.out.len();
+                self.value(&value);
+                self.out.truncate(mark);
+            } else {
+                self.comma(&mut first);
+                string(self.out, key);
+                self.out.push(b':');
+                self.value(&value);
+            }
+            self.path.pop();
+        }
+        self.out.push(b'}');
+    }
+
+    fn comma(&mut self, first: &mut bool) {
+        if !*first {
+            self.out.push(b',');
+        }
+        *first = false;
+    }
+
+    fn value(&mut self, pieces: &Pieces<'a>) {
+        match kind(pieces) {
+            Kind::Null => self.out.extend_from_slice(b"null"),
+            Kind::Bool(b) => self
+                .out
+                .extend_from_slice(if b { b"true" } else { b"false" }),
+            Kind::Str(s) => string(self.out, s),
+            Kind::Number(n) => self.number(n),
+            Kind::Struct(pieces) => self.object(&pieces, &[]),
+            Kind::List(pieces) => {
+                self.out.push(b'[');
+                let items = pieces.fields().filter_map(|f| match f {
+                    (1, Field::Bytes(v)) => Some(v),
+                    _ => None,
+                });
+                for (i, item) in items.enumerate() {
+                    if i > 0 {
+                        self.out.push(b',');
+                    }
+                    self.path.push(Step::Index(i));
+                    self.value(&Pieces::one(item));
+                    self.path.pop();
+                }
+                self.out.push(b']');
+            }
+        }
+    }
+
+    #[allow(clippy::cast_possible_truncation, clippy::float_cmp)]
+    fn number(&mut self, n: f64) {
+        if !n.is_finite() {
+            if self.fault.as_ref().is_none_or(|(at, _)| self.path < *at) {
+                self.fault = Some((self.path.clone(), n));
+            }
+            self.out.extend_from_slice(b"null");
+        } else if n.trunc() == n && n.abs() < INT_LIMIT {
+            let _ = serde_json::to_writer(&mut *self.out, &(n as i64));
+        } else {
+            let _ = serde_json::to_writer(&mut *self.out, &n);
+        }
+    }
+
+    fn finish(self) -> Result<(), Fault> {
+        let Some((path, n)) = self.fault else {
+            return Ok(());
+        };
+        let mut at = String::new();
+        for step in path {
+            match step {
+                Step::Key(k) => {
+                    if !at.is_empty() {
+                        at.push('.');
+                    }
+                    at.push_str(&String::from_utf8_lossy(k));
+                }
+                Step::Index(i) => at.push_str(&format!("[{i}]")),
+            }
+        }
+        Err(Fault(format!(
+            "{at}: invalid number {n}: JSON has no NaN or infinity"
+        )))
+    }
+}
+
+/// A string's bytes (checked UTF-8) as a JSON string: quotes, backslashes and control
+/// characters escaped, everything else as it is.
+fn string(out: &mut Vec<u8>, s: &[u8]) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.reserve(s.len() + 2);
+    out.push(b'"');
+    let mut start = 0;
+    for (i, &b) in s.iter().enumerate() {
+        let escape: &[u8] = match b {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\n' => b"\\n",
+            b'\r' => b"\\r",
+            b'\t' => b"\\t",
+            0..0x20 => b"",
+            _ => continue,
+        };
+        out.extend_from_slice(&s[start..i]);
+        if escape.is_empty() {
+            out.extend_from_slice(&[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[usize::from(b >> 4)],
+                HEX[usize::from(b & 15)],
+            ]);
+        } else {
+            out.extend_from_slice(escape);
+        }
+        start = i + 1;
+    }
+    out.extend_from_slice(&s[start..]);
+    out.push(b'"');
+}
+
+impl Struct {
+    /// Writes the Struct as a JSON object: `fixed` string members first, in place of any
+    /// entries of those keys.
+    ///
+    /// # Errors
+    /// A number JSON cannot hold (protojson refuses it too), with its path.
+    pub(crate) fn write_json(
+        &self,
+        out: &mut Vec<u8>,
+        fixed: &[(&str, &str)],
+    ) -> Result<(), Fault> {
+        let mut w = Writer {
+            out,
+            path: Vec::new(),
+            fault: None,
+        };
+        w.object(&Pieces::one(&self.bytes), fixed);
+        w.finish()
+    }
+
+    /// What the member `key` holds (its last entry), when there is one.
+    fn member(&self, key: &str) -> Option<Kind<'_>> {
+        let whole = Pieces::one(&self.bytes);
+        let (_, value) = entries(&whole)
+            .filter(|(k, _)| *k == key.as_bytes())
+            .last()?;
+        Some(kind(&value))
+    }
+
+    /// Writes the member `key` as a JSON object, when it is one; `None` when it is not.
+    ///
+    /// # Errors
+    /// As [`Struct::write_json`], with the path within the member.
+    pub(crate) fn write_member_json(
+        &self,
+        key: &str,
+        out: &mut Vec<u8>,
+    ) -> Option<Result<(), Fault>> {
+        let Some(Kind::Struct(pieces)) = self.member(key) else {
+            return None;
+        };
+        let mut w = Writer {
+            out,
+            path: Vec::new(),
+            fault: None,
+        };
+        w.object(&pieces, &[]);
+        Some(w.finish())
+    }
+
+    /// The number of items of the member `key`, when it is a list.
+    pub(crate) fn list_len(&self, key: &str) -> Option<usize> {
+        let Some(Kind::List(pieces)) = self.member(key) else {
+            return None;
+        };
+        Some(
+            pieces
+                .fields()
+                .filter(|f| matches!(f, (1, Field::Bytes(_))))
+                .count(),
+        )
+    }
+
+    /// This Struct with the member `key` set to the object `value` (any entry of that key
+    /// before is left out).
+    pub(crate) fn with_member(&self, key: &str, value: &Struct) -> Struct {
+        let mut bytes = Vec::with_capacity(self.bytes.len() + value.bytes.len() + key.len() + 16);
+        for f in fields(&self.bytes).flatten() {
+            if let (1, Field::Bytes(entry)) = f
+                && entry_parts(entry).0 != key.as_bytes()
+            {
+                encode_key(1, WireType::LengthDelimited, &mut bytes);
+                encode_varint(entry.len() as u64, &mut bytes);
+                bytes.extend_from_slice(entry);
+            }
+        }
+        let entry = open(&mut bytes, 1);
+        encode_key(1, WireType::LengthDelimited, &mut bytes);
+        encode_varint(key.len() as u64, &mut bytes);
+        bytes.extend_from_slice(key.as_bytes());
+        let v = open(&mut bytes, 2);
+        let s = open(&mut bytes, 5);
+        bytes.extend_from_slice(&value.bytes);
+        close(&mut bytes, s);
+        close(&mut bytes, v);
+        close(&mut bytes, entry);
+        Struct { bytes }
+    }
+}
+
+/// Starts a length-delimited field `tag` whose length is written when it is closed; one byte
+/// is kept for it, which holds the length of most.
+fn open(out: &mut Vec<u8>, tag: u32) -> usize {
+    encode_key(tag, WireType::LengthDelimited, out);
+    out.push(0);
+    out.len()
+}
+
+fn close(out: &mut Vec<u8>, start: usize) {
+    let len = out.len() - start;
+    let mut varint = Vec::with_capacity(10);
+    encode_varint(len as u64, &mut varint);
+    out[start - 1] = varint[0];
+    if varint.len() > 1 {
+        out.splice(start..start, varint[1..].iter().copied());
+    }
+}
+
+// JSON text to a Struct's bytes, written as the text is read.
+
+impl<'de> Deserialize<'de> for Struct {
+    /// A JSON object as a Struct; any other value as an empty one.
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let mut bytes = Vec::new();
+        d.deserialize_any(Top(&mut bytes))?;
+        Ok(Struct { bytes })
+    }
+}
+
+/// The top-level value: an object's entries, nothing for anything else.
+struct Top<'o>(&'o mut Vec<u8>);
+
+impl<'de> Visitor<'de> for Top<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+        write_entries(self.0, map)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(())
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+}
+
+/// An object's members as `fields` entries.
+fn write_entries<'de, A: MapAccess<'de>>(out: &mut Vec<u8>, mut map: A) -> Result<(), A::Error> {
+    loop {
+        let entry = open(out, 1);
+        if map.next_key_seed(Key(out))?.is_none() {
+            // No member after all: drop the field begun for it.
+            out.truncate(entry - 2);
+            return Ok(());
+        }
+        let value = open(out, 2);
+        map.next_value_seed(ValueSeed(out))?;
+        close(out, value);
+        close(out, entry);
+    }
+}
+
+/// A member's key, written as the entry's field 1.
+struct Key<'o>(&'o mut Vec<u8>);
+
+impl<'de> DeserializeSeed<'de> for Key<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Key<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a key")
+    }
+
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<(), E> {
+        encode_key(1, WireType::LengthDelimited, self.0);
+        encode_varint(s.len() as u64, self.0);
+        self.0.extend_from_slice(s.as_bytes());
+        Ok(())
+    }
+}
+
+/// A JSON value written as a `google.protobuf.Value`'s fields.
+struct ValueSeed<'o>(&'o mut Vec<u8>);
+
+impl<'de> DeserializeSeed<'de> for ValueSeed<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl ValueSeed<'_> {
+    fn number(self, n: f64) {
+        encode_key(2, WireType::SixtyFourBit, self.0);
+        self.0.put_f64_le(n);
+    }
+}
+
+impl<'de> Visitor<'de> for ValueSeed<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        self.0.extend_from_slice(&[0x08, 0x00]);
+        Ok(())
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<(), E> {
+        self.visit_unit()
+    }
+
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<(), E> {
+        self.0.extend_from_slice(&[0x20, u8::from(b)]);
+        Ok(())
+    }
+
+    #[allow(clippy::cast_precision_loss)]
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<(), E> {
+        self.number(n as f64);
+        Ok(())
+    }
+
+    #[allow(clippy::cast_precision_loss)]
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<(), E> {
+        self.number(n as f64);
+        Ok(())
+    }
+
+    fn visit_f64<E: de::Error>(self, n: f64) -> Result<(), E> {
+        self.number(n);
+        Ok(())
+    }
+
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<(), E> {
+        encode_key(3, WireType::LengthDelimited, self.0);
+        encode_varint(s.len() as u64, self.0);
+        self.0.extend_from_slice(s.as_bytes());
+        Ok(())
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+        let s = open(self.0, 5);
+        write_entries(self.0, map)?;
+        close(self.0, s);
+        Ok(())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let list = open(self.0, 6);
+        loop {
+            let item = open(self.0, 1);
+            if seq.next_element_seed(ValueSeed(self.0))?.is_none() {
+                self.0.truncate(item - 2);
+                break;
+            }
+            close(self.0, item);
+        }
+        close(self.0, list);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use prost::Message as _;
+    use prost_types::value::Kind as PKind;
+    use serde_json::{Value as Json, json};
+
+    use super::super::structs;
+    use super::*;
+
+    /// A deterministic stream of numbers for random documents.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self, n: u64) -> u64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (self.0 >> 33) % n
+        }
+
+        fn text(&mut self) -> String {
+            const PARTS: [&str; 13] = [
+                "a", "spec", "é", "\"", "\\", "\n", "日本", "😀", "x.y", "0", "\u{1}", "\u{7f}",
+                "\t\r",
+            ];
+            (0..self.next(4))
+                .map(|_| PARTS[self.next(13) as usize])
+                .collect()
+        }
+
+        fn value(&mut self, depth: u32) -> Json {
+            match self.next(if depth == 0 { 5 } else { 7 }) {
+                0 => Json::Null,
+                1 => json!(self.next(2) == 1),
+                2 => json!(self.text()),
+                3 => {
+                    let numbers = [
+                        0.0,
+                        -0.0,
+                        1.0,
+                        -3.0,
+                        2.5,
+                        1e21,
+                        9_007_199_254_740_993.0,
+                        1e-7,
+                        9.3e18,
+                        -1e300,
+                    ];
+                    json!(numbers[self.next(10) as usize])
+                }
+                4 => json!(self.next(1 << 40) as i64 - (1 << 39)),
+                5 => Json::Array((0..self.next(4)).map(|_| self.value(depth - 1)).collect()),
+                _ => self.object(depth - 1),
+            }
+        }
+
+        fn object(&mut self, depth: u32) -> Json {
+            Json::Object(
+                (0..self.next(5))
+                    .map(|_| (self.text(), self.value(depth)))
+                    .collect(),
+            )
+        }
+    }
+
+    fn ours_json(s: &Struct) -> Json {
+        let mut out = Vec::new();
+        s.write_json(&mut out, &[]).unwrap();
+        serde_json::from_slice(&out).unwrap()
+    }
+
+    /// What a prost server made of the same bytes, and what this type makes of them.
+    fn both(bytes: &[u8]) -> (Result<Json, String>, Result<Json, String>) {
+        let prost = prost_types::Struct::decode(bytes)
+            .map_err(|e| e.to_string())
+            .and_then(|s| structs::to_json(&s));
+        let ours = Struct::decode(bytes)
+            .map_err(|e| e.to_string())
+            .and_then(|s| {
+                let mut out = Vec::new();
+                s.write_json(&mut out, &[]).map_err(|e| e.to_string())?;
+                Ok(serde_json::from_slice(&out).unwrap())
+            });
+        (prost, ours)
+    }
+
+    #[test]
+    fn documents_read_and_written_as_prost_reads_and_writes_them() {
+        let mut rng = Rng(7);
+        for _ in 0..2000 {
+            let doc = rng.object(4);
+            let prost = structs::from_json(&doc);
+            let bytes = prost.encode_to_vec();
+            // Read: the JSON a prost server writes.
+            let (theirs, ours) = both(&bytes);
+            assert_eq!(ours, theirs, "{doc}");
+            // Written: bytes prost reads back as the document.
+            let written = Struct::deserialize(&doc).unwrap();
+            assert_eq!(
+                prost_types::Struct::decode(written.encode_to_vec().as_slice()).unwrap(),
+                prost,
+                "{doc}"
+            );
+            assert_eq!(ours_json(&written), theirs.unwrap());
+            // Two messages given one after the other merge: entries of both, the later winning.
+            let other = structs::from_json(&rng.object(3)).encode_to_vec();
+            let merged = [bytes.as_slice(), &other].concat();
+            let (theirs, ours) = both(&merged);
+            assert_eq!(ours, theirs, "{doc}");
+        }
+    }
+
+    fn value_bytes(kind: PKind) -> Vec<u8> {
+        prost_types::Value { kind: Some(kind) }.encode_to_vec()
+    }
+
+    fn entry(key: &str, value_pieces: &[Vec<u8>]) -> Vec<u8> {
+        let mut e = Vec::new();
+        encode_key(1, WireType::LengthDelimited, &mut e);
+        encode_varint(key.len() as u64, &mut e);
+        e.extend_from_slice(key.as_bytes());
+        for v in value_pieces {
+            encode_key(2, WireType::LengthDelimited, &mut e);
+            encode_varint(v.len() as u64, &mut e);
+            e.extend_from_slice(v);
+        }
+        let mut out = Vec::new();
+        encode_key(1, WireType::LengthDelimited, &mut out);
+        encode_varint(e.len() as u64, &mut out);
+        out.extend_from_slice(&e);
+        out
+    }
+
+    #[test]
+    fn a_value_given_in_pieces_reads_as_prost_merges_it() {
+        let kinds = || {
+            vec![
+                PKind::NullValue(0),
+                PKind::NumberValue(2.5),
+                PKind::NumberValue(f64::NAN),
+                PKind::StringValue("s".into()),
+                PKind::BoolValue(true),
+                PKind::StructValue(structs::from_json(&json!({"a": 1, "b": {"c": [1]}}))),
+                PKind::StructValue(structs::from_json(&json!({"b": {"d": 2}, "e": null}))),
+                PKind::ListValue(prost_types::ListValue {
+                    values: vec![prost_types::Value {
+                        kind: Some(PKind::BoolValue(false)),
+                    }],
+                }),
+                PKind::ListValue(prost_types::ListValue::default()),
+            ]
+        };
+        for a in kinds() {
+            for b in kinds() {
+                for c in [None, Some(PKind::StringValue("last".into()))] {
+                    let mut pieces = vec![value_bytes(a.clone()), value_bytes(b.clone())];
+                    pieces.extend(c.map(value_bytes));
+                    // The same pieces as one value message and as repeated value fields.
+                    let joined = [entry("k", &[pieces.concat()]), entry("k", &pieces)];
+                    for bytes in joined {
+                        let (theirs, ours) = both(&bytes);
+                        assert_eq!(ours, theirs, "{a:?} {b:?}");
+                    }
+                }
+            }
+        }
+        // A value with no member is null; members of no known number are skipped.
+        let (theirs, ours) = both(&entry("k", &[vec![], vec![0x48, 0x01]]));
+        assert_eq!(ours, theirs);
+        assert_eq!(ours.unwrap(), json!({"k": null}));
+    }
+
+    #[test]
+    fn faults_are_named_in_key_order_and_bad_bytes_fail_as_in_prost() {
+        let nan = |path: &[&str]| {
+            let mut v = prost_types::Value {
+                kind: Some(PKind::NumberValue(f64::NAN)),
+            };
+            for k in path.iter().rev() {
+                v = prost_types::Value {
+                    kind: Some(PKind::StructValue(prost_types::Struct {
+                        fields: std::collections::BTreeMap::from([((*k).to_owned(), v)]),
+                    })),
+                };
+            }
+            v
+        };
+        let mut s = structs::from_json(&json!({"b": [1, {"c": 2}], "a": {}}));
+        s.fields.insert("z".into(), nan(&[]));
+        s.fields.insert("b".into(), nan(&["y", "x"]));
+        s.fields.insert("m".into(), nan(&["k"]));
+        // Written in the reverse of key order: the fault named is still the first by key.
+        let mut bytes = Vec::new();
+        for (k, v) in s.fields.iter().rev() {
+            let e = entry(k, &[v.encode_to_vec()]);
+            bytes.extend_from_slice(&e);
+        }
+        let (theirs, ours) = both(&bytes);
+        assert_eq!(ours, theirs);
+        assert_eq!(
+            ours.unwrap_err(),
+            "b.y.x: invalid number NaN: JSON has no NaN or infinity"
+        );
+        let list = structs::from_json(&json!({"l": [1, 2]}));
+        let mut l = list.clone();
+        if let Some(PKind::ListValue(items)) = l.fields.get_mut("l").and_then(|v| v.kind.as_mut()) {
+            items.values.push(nan(&["q"]));
+        }
+        let (theirs, ours) = both(&l.encode_to_vec());
+        assert_eq!(ours, theirs);
+        assert_eq!(
+            ours.unwrap_err(),
+            "l[2].q: invalid number NaN: JSON has no NaN or infinity"
+        );
+
+        for bad in [
+            entry("k\u{e9}", &[])
+                .iter()
+                .map(|&b| if b == 0xc3 { 0xff } else { b })
+                .collect::<Vec<u8>>(),
+            entry("k", &[vec![0x1a, 0x02, 0xff, 0xfe]]),
+            entry("k", &[vec![0x11, 0x01]]),
+            entry("k", &[vec![0x10, 0x01]]),
+            entry("k", &[vec![0x2a, 0x05, 0x0a]]),
+            vec![0x0a, 0x05, 0x0a],
+            vec![0x08, 0x01],
+        ] {
+            let (theirs, ours) = both(&bad);
+            assert!(theirs.is_err(), "{bad:?}");
+            assert_eq!(ours, theirs, "{bad:?}");
+        }
+        // Groups in an unknown field: prost skips them, and so does this type.
+        let mut grouped = entry("k", &[value_bytes(PKind::BoolValue(true))]);
+        grouped.splice(2..2, [0x1b, 0x08, 0x01, 0x1c]);
+        let len = grouped.len() - 2;
+        grouped[1] = u8::try_from(len).unwrap();
+        let (theirs, ours) = both(&grouped);
+        assert_eq!(ours, theirs);
+        assert_eq!(ours.unwrap(), json!({"k": true}));
+    }
+
+    #[test]
+    fn a_member_is_replaced_and_read() {
+        let ctx: Struct =
+            serde_json::from_value(json!({"env": {"old": 1}, "other": [1, 2, 3]})).unwrap();
+        let env: Struct = serde_json::from_value(json!({"new": {"x": true}})).unwrap();
+        let ctx = ctx.with_member("env", &env);
+        assert_eq!(
+            ours_json(&ctx),
+            json!({"env": {"new": {"x": true}}, "other": [1, 2, 3]})
+        );
+        let mut out = Vec::new();
+        ctx.write_member_json("env", &mut out).unwrap().unwrap();
+        assert_eq!(
+            serde_json::from_slice::<Json>(&out).unwrap(),
+            json!({"new": {"x": true}})
+        );
+        assert!(ctx.write_member_json("other", &mut out).is_none());
+        assert!(ctx.write_member_json("none", &mut out).is_none());
+        assert_eq!(ctx.list_len("other"), Some(3));
+        assert_eq!(ctx.list_len("env"), None);
+        // Anything but an object reads as an empty Struct.
+        for v in [json!(null), json!([1, {"a": 2}]), json!("s"), json!(3)] {
+            assert_eq!(
+                serde_json::from_value::<Struct>(v).unwrap(),
+                Struct::default()
+            );
+        }
+        // Keys JSON must escape, and a key written with escapes.
+        let s: Struct = serde_json::from_str(r#"{"a\"b\\c\u00e9": "\ud83d\ude00"}"#).unwrap();
+        assert_eq!(ours_json(&s), json!({"a\"b\\cé": "😀"}));
+    }
+
+    #[test]
+    fn fixed_members_replace_the_given_ones() {
+        let s: Struct =
+            serde_json::from_value(json!({"apiVersion": "x/v1", "kind": "K", "resources": []}))
+                .unwrap();
+        let mut out = Vec::new();
+        s.write_json(&mut out, &[("apiVersion", "a/v1"), ("kind", "R")])
+            .unwrap();
+        assert_eq!(
+            std::str::from_utf8(&out).unwrap(),
+            r#"{"apiVersion":"a/v1","kind":"R","resources":[]}"#
+        );
+    }
+}
