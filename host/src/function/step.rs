@@ -377,6 +377,16 @@ mod tests {
         serde_json::from_slice(&engine_request(req).unwrap()).unwrap()
     }
 
+    /// The one-step Composition the request carries, with this input.
+    fn composition(input: Json) -> Json {
+        json!({
+            "apiVersion": "apiextensions.crossplane.io/v1",
+            "kind": "Composition",
+            "metadata": {"name": "function"},
+            "spec": {"mode": "Pipeline", "pipeline": [{
+                "step": "function", "functionRef": {"name": "xprender"}, "input": input}]}})
+    }
+
     #[test]
     fn the_step_is_written_as_the_render_contract() {
         let details = json!({"password": "czNjcjN0"});
@@ -384,14 +394,9 @@ mod tests {
             engine_json(&request()),
             json!({
                 "xr": {"kind": "XR", "spec": {"n": 3}},
-                "composition": {
-                    "apiVersion": "apiextensions.crossplane.io/v1",
-                    "kind": "Composition",
-                    "metadata": {"name": "function"},
-                    "spec": {"mode": "Pipeline", "pipeline": [{
-                        "step": "function", "functionRef": {"name": "xprender"},
-                        "input": {"apiVersion": "pt.fn.crossplane.io/v1beta1", "kind": "Resources",
-                            "resources": [{"name": "a", "base": {"kind": "A"}}]}}]}},
+                "composition": composition(json!({
+                    "apiVersion": "pt.fn.crossplane.io/v1beta1", "kind": "Resources",
+                    "resources": [{"name": "a", "base": {"kind": "A"}}]})),
                 "observed": {
                     "resources": {
                         "a": {"resource": {"kind": "A"}, "connectionDetails": details},
@@ -411,13 +416,8 @@ mod tests {
             engine_json(&RunFunctionRequest::default()),
             json!({
                 "xr": {},
-                "composition": {
-                    "apiVersion": "apiextensions.crossplane.io/v1",
-                    "kind": "Composition",
-                    "metadata": {"name": "function"},
-                    "spec": {"mode": "Pipeline", "pipeline": [{
-                        "step": "function", "functionRef": {"name": "xprender"},
-                        "input": {"apiVersion": "pt.fn.crossplane.io/v1beta1", "kind": "Resources"}}]}},
+                "composition": composition(json!({
+                    "apiVersion": "pt.fn.crossplane.io/v1beta1", "kind": "Resources"})),
                 "observed": {"resources": {}},
                 "desired": {"composite": {}, "connectionDetails": null, "resources": {}},
                 "options": {"semantics": "function", "output": "function"},
