@@ -505,12 +505,12 @@ impl Struct {
                 bytes.extend_from_slice(entry);
             }
         }
-        let entry = open(&mut bytes, 1);
+        let entry = open(&mut bytes, 1, 0);
         encode_key(1, WireType::LengthDelimited, &mut bytes);
         encode_varint(key.len() as u64, &mut bytes);
         bytes.extend_from_slice(key.as_bytes());
-        let v = open(&mut bytes, 2);
-        let s = open(&mut bytes, 5);
+        let v = open(&mut bytes, 2, 1);
+        let s = open(&mut bytes, 5, 2);
         bytes.extend_from_slice(&value.bytes);
         close(&mut bytes, s);
         close(&mut bytes, v);
@@ -519,21 +519,56 @@ impl Struct {
     }
 }
 
-/// Starts a length-delimited field `tag` whose length is written when it is closed; one byte
-/// is kept for it, which holds the length of most.
-fn open(out: &mut Vec<u8>, tag: u32) -> usize {
-    encode_key(tag, WireType::LengthDelimited, out);
-    out.push(0);
-    out.len()
+/// Message levels from which a length is written five bytes wide. A length is written when
+/// its message is closed, in the one byte kept for it, which holds most; a longer one moves the
+/// message to make room, and over a chain of nested messages that moves the deepest one's bytes
+/// once per level. Real documents nest less deep than this; a deeper one takes four bytes more
+/// per message instead of moving it again and again.
+const MOVED_LEVELS: usize = 48;
+
+/// A length-delimited field whose length is written when it is closed.
+#[derive(Clone, Copy)]
+struct Open {
+    start: usize,
+    wide: bool,
 }
 
-fn close(out: &mut Vec<u8>, start: usize) {
-    let len = out.len() - start;
+fn open(out: &mut Vec<u8>, tag: u32, depth: usize) -> Open {
+    encode_key(tag, WireType::LengthDelimited, out);
+    let wide = depth >= MOVED_LEVELS;
+    out.extend_from_slice(if wide { &[0; 5] } else { &[0] });
+    Open {
+        start: out.len(),
+        wide,
+    }
+}
+
+/// Drops a field opened for a member that turned out not to be there.
+fn cancel(out: &mut Vec<u8>, open: Open) {
+    // The key of every field opened here is one byte (tags below 16).
+    out.truncate(open.start - if open.wide { 6 } else { 2 });
+}
+
+#[allow(clippy::cast_possible_truncation)]
+fn close(out: &mut Vec<u8>, open: Open) {
+    let len = out.len() - open.start;
+    if open.wide && len < 1 << 35 {
+        // A varint padded to five bytes: protobuf's readers take it as the same number.
+        for i in 0..5 {
+            let b = ((len >> (7 * i)) & 0x7f) as u8;
+            out[open.start - 5 + i] = if i < 4 { b | 0x80 } else { b };
+        }
+        return;
+    }
+    let kept = if open.wide { 5 } else { 1 };
     let mut varint = Vec::with_capacity(10);
     encode_varint(len as u64, &mut varint);
-    out[start - 1] = varint[0];
-    if varint.len() > 1 {
-        out.splice(start..start, varint[1..].iter().copied());
+    let (first, rest) = varint.split_at(kept.min(varint.len()));
+    out[open.start - kept..open.start - kept + first.len()].copy_from_slice(first);
+    if first.len() < kept {
+        out.drain(open.start - kept + first.len()..open.start);
+    } else if !rest.is_empty() {
+        out.splice(open.start..open.start, rest.iter().copied());
     }
 }
 
@@ -559,7 +594,7 @@ impl<'de> Visitor<'de> for Top<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
-        write_entries(self.0, map)
+        write_entries(self.0, map, 0)
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
@@ -597,16 +632,19 @@ impl<'de> Visitor<'de> for Top<'_> {
 }
 
 /// An object's members as `fields` entries.
-fn write_entries<'de, A: MapAccess<'de>>(out: &mut Vec<u8>, mut map: A) -> Result<(), A::Error> {
+fn write_entries<'de, A: MapAccess<'de>>(
+    out: &mut Vec<u8>,
+    mut map: A,
+    depth: usize,
+) -> Result<(), A::Error> {
     loop {
-        let entry = open(out, 1);
+        let entry = open(out, 1, depth);
         if map.next_key_seed(Key(out))?.is_none() {
-            // No member after all: drop the field begun for it.
-            out.truncate(entry - 2);
+            cancel(out, entry);
             return Ok(());
         }
-        let value = open(out, 2);
-        map.next_value_seed(ValueSeed(out))?;
+        let value = open(out, 2, depth + 1);
+        map.next_value_seed(ValueSeed(out, depth + 2))?;
         close(out, value);
         close(out, entry);
     }
@@ -638,8 +676,8 @@ impl<'de> Visitor<'de> for Key<'_> {
     }
 }
 
-/// A JSON value written as a `google.protobuf.Value`'s fields.
-struct ValueSeed<'o>(&'o mut Vec<u8>);
+/// A JSON value written as a `google.protobuf.Value`'s fields, this many messages deep.
+struct ValueSeed<'o>(&'o mut Vec<u8>, usize);
 
 impl<'de> DeserializeSeed<'de> for ValueSeed<'_> {
     type Value = ();
@@ -702,18 +740,21 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
-        let s = open(self.0, 5);
-        write_entries(self.0, map)?;
+        let s = open(self.0, 5, self.1);
+        write_entries(self.0, map, self.1 + 1)?;
         close(self.0, s);
         Ok(())
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        let list = open(self.0, 6);
+        let list = open(self.0, 6, self.1);
         loop {
-            let item = open(self.0, 1);
-            if seq.next_element_seed(ValueSeed(self.0))?.is_none() {
-                self.0.truncate(item - 2);
+            let item = open(self.0, 1, self.1 + 1);
+            if seq
+                .next_element_seed(ValueSeed(self.0, self.1 + 2))?
+                .is_none()
+            {
+                cancel(self.0, item);
                 break;
             }
             close(self.0, item);
@@ -834,6 +875,35 @@ mod tests {
             let (theirs, ours) = both(&merged);
             assert_eq!(ours, theirs, "{doc}");
         }
+    }
+
+    #[test]
+    fn deep_documents_are_written_with_wide_lengths_prost_reads() {
+        // Lengths over a byte at every level, past the levels where lengths are moved.
+        let mut doc = json!("x".repeat(300));
+        for i in 0..100 {
+            doc = if i % 2 == 0 {
+                json!({"next": doc, "pad": "p".repeat(i)})
+            } else {
+                json!([doc, i, null])
+            };
+        }
+        let doc = json!({"top": doc});
+        let written = Struct::deserialize(&doc).unwrap();
+        let bytes = written.encode_to_vec();
+        assert_eq!(
+            prost_types::Struct::decode(bytes.as_slice()).unwrap(),
+            structs::from_json(&doc)
+        );
+        assert_eq!(ours_json(&Struct::decode(bytes.as_slice()).unwrap()), doc);
+        // Four bytes more per message past those levels: not a multiple of the size.
+        let canonical = structs::from_json(&doc).encode_to_vec();
+        assert!(
+            bytes.len() < canonical.len() * 2,
+            "{} {}",
+            bytes.len(),
+            canonical.len()
+        );
     }
 
     fn value_bytes(kind: PKind) -> Vec<u8> {
