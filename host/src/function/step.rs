@@ -31,8 +31,8 @@ const READY_TRUE: i32 = 1;
 const READY_FALSE: i32 = 2;
 
 /// The render contract's request for one step, written straight from the message; an error is
-/// the text of a Fatal result. Faults are looked for in the order function-patch-and-transform
-/// reads the parts: the XR, the input, observed resources, environment, desired state.
+/// the text of a Fatal result, naming the first part at fault in the order they are written:
+/// the XR, the input, observed resources, the environment, the desired state.
 pub(crate) fn engine_request(req: &RunFunctionRequest) -> Result<Vec<u8>, String> {
     let observed = req.observed.as_ref();
     let desired = req.desired.as_ref();
