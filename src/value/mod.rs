@@ -182,17 +182,25 @@ impl Value {
         Ok(self.normalized())
     }
 
-    fn normalized(self) -> Value {
+    fn normalized(mut self) -> Value {
+        self.normalize_in_place();
+        self
+    }
+
+    /// [`Value::normalize`] in place, without the check: only whole floats
+    /// change (NaN and infinities stay as they are), so no array or object is
+    /// rebuilt. Function semantics runs this over the whole composed resource
+    /// after every patch.
+    pub(crate) fn normalize_in_place(&mut self) {
         match self {
-            Value::Float(f) => match json::float_as_int(f) {
-                Some(i) => Value::Int(i),
-                None => Value::Float(f),
-            },
-            Value::Array(a) => Value::Array(a.into_iter().map(Value::normalized).collect()),
-            Value::Object(m) => {
-                Value::Object(m.into_iter().map(|(k, v)| (k, v.normalized())).collect())
+            Value::Float(f) => {
+                if let Some(i) = json::float_as_int(*f) {
+                    *self = Value::Int(i);
+                }
             }
-            other => other,
+            Value::Array(a) => a.iter_mut().for_each(Value::normalize_in_place),
+            Value::Object(m) => m.values_mut().for_each(Value::normalize_in_place),
+            _ => {}
         }
     }
 }

@@ -11,11 +11,10 @@ use super::Value;
 /// A `Render` error, `Object 'Kind' is missing in '<object JSON>'`, when `kind`
 /// is not a non-empty string or `apiVersion` does not parse as a group/version.
 pub(crate) fn round_trip(obj: &mut Value) -> crate::Result<()> {
-    // Every value reached the object through a checked write or a decoder,
-    // so nothing here is NaN or infinite; the check keeps the data if one is.
-    if obj.check_finite().is_ok() {
-        *obj = std::mem::take(obj).normalized();
-    }
+    // Every value reached the object through a checked write or a decoder, so
+    // nothing here is NaN or infinite (one would be left as it is): one walk,
+    // without a check before it.
+    obj.normalize_in_place();
     if kind_is_missing(obj) {
         return Err(crate::Error::new(
             crate::ErrorKind::Render,
