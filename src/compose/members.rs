@@ -244,7 +244,7 @@ const MATCH_CONDITION: Type = Type {
 
 /// A pipeline step's whole `Resources` input.
 pub(super) fn check_input(input: &Map, at: &str) -> Result<()> {
-    check_struct(&RESOURCES, input, at)
+    check_struct(&RESOURCES, input, At::Root(at))
 }
 
 /// A classic Composition's spec read as a function input: only the members
@@ -256,29 +256,45 @@ pub(super) fn check_classic(spec: &Map, at: &str) -> Result<()> {
             "resources" => List(&COMPOSED_TEMPLATE),
             "environment" => match v.get("patches") {
                 Some(p) => {
-                    check(
-                        List(&ENVIRONMENT_PATCH),
-                        p,
-                        &format!("{at}.environment.patches"),
-                    )?;
+                    let env = At::Key(&At::Root(at), "environment");
+                    check(List(&ENVIRONMENT_PATCH), p, At::Key(&env, "patches"))?;
                     continue;
                 }
                 None => continue,
             },
             _ => continue,
         };
-        check(shape, v, &format!("{at}.{k}"))?;
+        check(shape, v, At::Key(&At::Root(at), k))?;
     }
     Ok(())
 }
 
-fn check(shape: Shape, v: &Value, at: &str) -> Result<()> {
+/// Where a member is: written out only for the error that names it, so that
+/// checking an input that is fine formats nothing.
+#[derive(Clone, Copy)]
+enum At<'a> {
+    Root(&'a str),
+    Key(&'a At<'a>, &'a str),
+    Index(&'a At<'a>, usize),
+}
+
+impl std::fmt::Display for At<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            At::Root(at) => f.write_str(at),
+            At::Key(parent, k) => write!(f, "{parent}.{k}"),
+            At::Index(parent, i) => write!(f, "{parent}[{i}]"),
+        }
+    }
+}
+
+fn check(shape: Shape, v: &Value, at: At<'_>) -> Result<()> {
     match (shape, v) {
         (One(t), Value::Object(m)) => check_struct(t, m, at),
         (List(t), Value::Array(items)) => {
             for (i, item) in items.iter().enumerate() {
                 if let Value::Object(m) = item {
-                    check_struct(t, m, &format!("{at}[{i}]"))?;
+                    check_struct(t, m, At::Index(&at, i))?;
                 }
             }
             Ok(())
@@ -288,18 +304,18 @@ fn check(shape: Shape, v: &Value, at: &str) -> Result<()> {
     }
 }
 
-fn check_struct(t: &Type, m: &Map, at: &str) -> Result<()> {
+fn check_struct(t: &Type, m: &Map, at: At<'_>) -> Result<()> {
     for (k, v) in m {
         let Some(&(_, shape)) = t.members.iter().find(|(name, _)| name == k) else {
             return Err(unknown(t, k, at));
         };
-        check(shape, v, &format!("{at}.{k}"))?;
+        check(shape, v, At::Key(&at, k))?;
     }
     Ok(())
 }
 
 /// The Fatal text: the SDK's and the decoder's wrapping around the unknown name.
-fn unknown(t: &Type, name: &str, at: &str) -> Error {
+fn unknown(t: &Type, name: &str, at: At<'_>) -> Error {
     Error::new(
         ErrorKind::InvalidComposition,
         format!(
