@@ -36,7 +36,7 @@ for w in small medium large series-2500 series-5000 series-10000 series-20000; d
 done
 
 step "machine instructions per render (callgrind, the host's configuration: the same on a loaded machine)"
-scripts/native-count.sh "$core" benches/workloads/{small,medium,large}.json
+scripts/native-count.sh "$core" benches/workloads/{small,medium,medium-step,large}.json
 
 step "Node (npm package, nodejs target)"
 scripts/build-web.sh >/dev/null

@@ -6,6 +6,8 @@ medium: 20 resources x 8 patches mixing PatchSet, map, math, string Format/Conve
         quantity convert, regexp match and ToCompositeFieldPath; MatchCondition readiness;
         FromFieldPath connection details; 10 observed resources.
 large:  200 resources x 10 patches, 100 observed.
+medium-step: medium as the one function-patch-and-transform step `xprender function serve`
+        hands the engine (function semantics and output), as that server writes it.
 series-N (N = 2,500, 5,000, 10,000, 20,000): N resources x 1 patch, N observed, to show how
         the render scales; megabytes each, so written only with --series (scripts/bench.sh does)
         and not committed.
@@ -123,10 +125,31 @@ def request(resources, patch_count, observed_count, small=False):
             "observed": {"resources": {f"r{i}": observed(i) for i in range(observed_count)}}}
 
 
+def step(req):
+    """The request the function server writes for `req`'s Composition as one step."""
+    spec = req["composition"]["spec"]
+    inp = {"apiVersion": "pt.fn.crossplane.io/v1beta1", "kind": "Resources",
+           "patchSets": spec.get("patchSets", []), "resources": spec["resources"]}
+    observed = {name: {"resource": o["resource"], "connectionDetails": {}}
+                for name, o in req["observed"]["resources"].items()}
+    return {
+        "xr": req["xr"],
+        "composition": {
+            "apiVersion": "apiextensions.crossplane.io/v1", "kind": "Composition",
+            "metadata": {"name": "function"},
+            "spec": {"mode": "Pipeline", "pipeline": [
+                {"step": "function", "functionRef": {"name": "xprender"}, "input": inp}]}},
+        "observed": {"resources": observed},
+        "desired": {"resources": {}, "composite": {}, "connectionDetails": {}},
+        "options": {"semantics": "function", "output": "function"},
+    }
+
+
 def main():
     OUT.mkdir(parents=True, exist_ok=True)
     for name, req in [("small", request(1, 1, 0, small=True)),
                       ("medium", request(20, 8, 10)),
+                      ("medium-step", step(request(20, 8, 10))),
                       ("large", request(200, 10, 100))]:
         (OUT / f"{name}.json").write_text(json.dumps(req, separators=(",", ":")) + "\n")
     if "--series" in sys.argv[1:]:
