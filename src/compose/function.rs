@@ -232,6 +232,8 @@ fn template_with(
         Some(o) => observe(st, t, o, &mut desired),
         None => false,
     };
+    // Whether a patch has left `desired` re-decoded (see `patch::apply_to_reread`).
+    let mut reread = false;
     for (i, p) in patches.iter().enumerate() {
         let (from, to) = endpoints(&p.kind);
         let mut tr = st.start_trace(Some(name), i, p, from, to);
@@ -254,10 +256,10 @@ fn template_with(
                 patch::apply(p, o, &mut st.env, SEM, tr.as_mut())
             }
             (_, PatchType::FromCompositeFieldPath | PatchType::CombineFromComposite) => {
-                patch::apply(p, &st.xr, &mut desired, SEM, tr.as_mut())
+                patch_desired(p, &st.xr, &mut desired, &mut reread, tr.as_mut())
             }
             (_, PatchType::FromEnvironmentFieldPath | PatchType::CombineFromEnvironment) => {
-                patch::apply(p, &st.env, &mut desired, SEM, tr.as_mut())
+                patch_desired(p, &st.env, &mut desired, &mut reread, tr.as_mut())
             }
             _ => Ok(()),
         };
@@ -283,6 +285,23 @@ fn template_with(
         ready,
     });
     Ok(())
+}
+
+/// A patch of the composed resource: after the first that succeeds, the
+/// resource is re-decoded, and later patches re-decode only what they write.
+fn patch_desired(
+    p: &Patch,
+    from: &Value,
+    desired: &mut Value,
+    reread: &mut bool,
+    trace: Option<&mut PatchTrace>,
+) -> Result<()> {
+    if *reread {
+        return patch::apply_to_reread(p, from, desired, trace);
+    }
+    let res = patch::apply(p, from, desired, SEM, trace);
+    *reread = res.is_ok();
+    res
 }
 
 /// The template's starting point: its base, or what a previous step produced.

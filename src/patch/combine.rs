@@ -9,7 +9,7 @@ use crate::semantics::Semantics;
 use crate::trace::PatchTrace;
 use crate::value::Value;
 
-use super::{Patch, reread, run_transforms, write};
+use super::{Patch, Reread, reread, run_transforms, write};
 
 /// Applies a combine patch reading `from` and writing `to`.
 pub(super) fn apply(
@@ -18,6 +18,7 @@ pub(super) fn apply(
     to: &mut Value,
     sem: Semantics,
     mut trace: Option<&mut PatchTrace>,
+    reread_as: Reread,
 ) -> Result<()> {
     let kind = p.kind.as_str();
     let Some(c) = &p.combine else {
@@ -82,7 +83,8 @@ pub(super) fn apply(
         Semantics::Native => None,
         Semantics::Function => p.policy.merge_options(sem)?,
     };
-    let res = write(to, to_path, out, opts, sem, trace).and_then(|()| reread(to, sem));
+    let out = reread_as.prepare(out, sem);
+    let res = write(to, to_path, out, opts, sem, trace).and_then(|()| reread(to, sem, reread_as));
     if sem == Semantics::Function {
         res.map_err(|e| e.wrap("cannot patch to object"))
     } else {

@@ -183,10 +183,54 @@ pub(crate) fn apply(
     sem: Semantics,
     trace: Option<&mut PatchTrace>,
 ) -> Result<()> {
+    apply_as(p, from, to, sem, trace, Reread::Whole)
+}
+
+/// [`apply`] under function semantics to a target a patch applied before left
+/// re-decoded (every whole float an integer): the written value is normalized
+/// before it is written, and the walk of the whole target after it is left out.
+/// The result is the same; a target with many patches is not walked for each.
+pub(crate) fn apply_to_reread(
+    p: &Patch,
+    from: &Value,
+    to: &mut Value,
+    trace: Option<&mut PatchTrace>,
+) -> Result<()> {
+    apply_as(p, from, to, Semantics::Function, trace, Reread::Written)
+}
+
+fn apply_as(
+    p: &Patch,
+    from: &Value,
+    to: &mut Value,
+    sem: Semantics,
+    trace: Option<&mut PatchTrace>,
+    reread: Reread,
+) -> Result<()> {
     if p.kind.is_combine() {
-        combine::apply(p, from, to, sem, trace)
+        combine::apply(p, from, to, sem, trace, reread)
     } else {
-        apply_field_path(p, from, to, sem, trace)
+        apply_field_path(p, from, to, sem, trace, reread)
+    }
+}
+
+/// What function semantics re-decodes after a write.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reread {
+    /// The whole target.
+    Whole,
+    /// The written value only: the rest of the target was re-decoded before.
+    Written,
+}
+
+impl Reread {
+    /// The value to write, normalized first when only it is re-decoded.
+    #[inline]
+    pub(crate) fn prepare(self, mut out: Value, sem: Semantics) -> Value {
+        if self == Reread::Written && sem == Semantics::Function {
+            out.normalize_in_place();
+        }
+        out
     }
 }
 
@@ -203,6 +247,7 @@ fn apply_field_path(
     to_obj: &mut Value,
     sem: Semantics,
     mut trace: Option<&mut PatchTrace>,
+    reread_as: Reread,
 ) -> Result<()> {
     let kind = p.kind.as_str();
     let Some(from) = &p.from_field_path else {
@@ -241,6 +286,7 @@ fn apply_field_path(
     } else {
         out
     };
+    let out = reread_as.prepare(out, sem);
     let opts = p.policy.merge_options(sem)?;
     if to.has_index_wildcard() {
         let paths = fieldpath::expand_wildcards(to_obj, to_path, sem)
@@ -262,9 +308,10 @@ fn apply_field_path(
                 trace.as_deref_mut(),
             )?;
         }
-        return reread(to_obj, sem);
+        return reread(to_obj, sem, reread_as);
     }
-    let res = write(to_obj, to, out, opts, sem, trace).and_then(|()| reread(to_obj, sem));
+    let res =
+        write(to_obj, to, out, opts, sem, trace).and_then(|()| reread(to_obj, sem, reread_as));
     if sem == Semantics::Function {
         res.map_err(|e| e.wrap("cannot patch to object"))
     } else {
@@ -274,11 +321,15 @@ fn apply_field_path(
 
 /// FN converts the patched target back into its `Unstructured` after every
 /// write, which re-decodes the whole object and requires it to name a kind.
-pub(crate) fn reread(to: &mut Value, sem: Semantics) -> Result<()> {
+#[inline]
+pub(crate) fn reread(to: &mut Value, sem: Semantics, what: Reread) -> Result<()> {
     if sem != Semantics::Function {
         return Ok(());
     }
-    crate::value::unstructured::round_trip(to)
+    match what {
+        Reread::Whole => crate::value::unstructured::round_trip(to),
+        Reread::Written => crate::value::unstructured::check_kind(to),
+    }
 }
 
 /// Runs the patch's transforms, recording each step for the trace.

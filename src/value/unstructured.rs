@@ -15,6 +15,14 @@ pub(crate) fn round_trip(obj: &mut Value) -> crate::Result<()> {
     // nothing here is NaN or infinite (one would be left as it is): one walk,
     // without a check before it.
     obj.normalize_in_place();
+    check_kind(obj)
+}
+
+/// The check [`round_trip`] ends with: the decoded object must name a kind.
+///
+/// # Errors
+/// As for [`round_trip`].
+pub(crate) fn check_kind(obj: &Value) -> crate::Result<()> {
     if kind_is_missing(obj) {
         return Err(crate::Error::new(
             crate::ErrorKind::Render,
@@ -39,7 +47,7 @@ pub(crate) fn gvk_is_empty(obj: &Value) -> bool {
 
 /// `schema.ParseGroupVersion` accepts `version` and `group/version` only.
 fn version_parses(api_version: &str) -> bool {
-    api_version.matches('/').count() <= 1 || api_version == "/"
+    api_version.bytes().filter(|&b| b == b'/').count() <= 1 || api_version == "/"
 }
 
 /// `NestedString`: the member when it is a string, else empty.
