@@ -83,6 +83,7 @@ pub(super) fn apply(
         Semantics::Native => None,
         Semantics::Function => p.policy.merge_options(sem)?,
     };
+    let reread_as = reread_as.for_write(opts);
     let out = reread_as.prepare(out, sem);
     let res = write(to, to_path, out, opts, sem, trace).and_then(|()| reread(to, sem, reread_as));
     if sem == Semantics::Function {

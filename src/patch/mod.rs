@@ -224,6 +224,14 @@ pub(crate) enum Reread {
 }
 
 impl Reread {
+    /// What a write with these merge options re-decodes: a merge compares the
+    /// value with what it lands on (`removeSourceDuplicates` tells `3.0` from
+    /// `3`), so the value must be merged as it is and the whole target
+    /// re-decoded after; a plain write may be normalized first.
+    pub(crate) fn for_write(self, opts: Option<fieldpath::MergeOptions>) -> Reread {
+        if opts.is_some() { Reread::Whole } else { self }
+    }
+
     /// The value to write, normalized first when only it is re-decoded.
     #[inline]
     pub(crate) fn prepare(self, mut out: Value, sem: Semantics) -> Value {
@@ -286,8 +294,9 @@ fn apply_field_path(
     } else {
         out
     };
-    let out = reread_as.prepare(out, sem);
     let opts = p.policy.merge_options(sem)?;
+    let reread_as = reread_as.for_write(opts);
+    let out = reread_as.prepare(out, sem);
     if to.has_index_wildcard() {
         let paths = fieldpath::expand_wildcards(to_obj, to_path, sem)
             .map_err(|e| e.with_field_path(to_path))?;
