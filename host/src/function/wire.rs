@@ -165,17 +165,18 @@ fn check_value(bytes: &[u8]) -> bool {
     fields(bytes).all(|f| match f {
         Ok((1 | 4, Field::Varint(_)) | (2, Field::Fixed64(_))) => true,
         Ok((3, Field::Bytes(s))) => std::str::from_utf8(s).is_ok(),
-        Ok((5, Field::Bytes(s))) => fields(s).all(|f| match f {
-            Ok((1, Field::Bytes(entry))) => check_entry(entry),
-            Ok((1, _)) | Err(()) => false,
-            Ok(_) => true,
-        }),
-        Ok((6, Field::Bytes(l))) => fields(l).all(|f| match f {
-            Ok((1, Field::Bytes(v))) => check_value(v),
-            Ok((1, _)) | Err(()) => false,
-            Ok(_) => true,
-        }),
+        Ok((5, Field::Bytes(s))) => check_repeated(s, check_entry),
+        Ok((6, Field::Bytes(l))) => check_repeated(l, check_value),
         Ok((1..=6, _)) | Err(()) => false,
+        Ok(_) => true,
+    })
+}
+
+/// A Struct's entries or a ListValue's values: every field 1 a message `check` takes.
+fn check_repeated(bytes: &[u8], check: fn(&[u8]) -> bool) -> bool {
+    fields(bytes).all(|f| match f {
+        Ok((1, Field::Bytes(m))) => check(m),
+        Ok((1, _)) | Err(()) => false,
         Ok(_) => true,
     })
 }
@@ -552,6 +553,7 @@ fn cancel(out: &mut Vec<u8>, open: Open) {
 #[allow(clippy::cast_possible_truncation)]
 fn close(out: &mut Vec<u8>, open: Open) {
     let len = out.len() - open.start;
+    let kept = if open.wide { 5 } else { 1 };
     if open.wide && len < 1 << 35 {
         // A varint padded to five bytes: protobuf's readers take it as the same number.
         for i in 0..5 {
@@ -560,10 +562,10 @@ fn close(out: &mut Vec<u8>, open: Open) {
         }
         return;
     }
-    let kept = if open.wide { 5 } else { 1 };
-    let mut varint = Vec::with_capacity(10);
-    encode_varint(len as u64, &mut varint);
-    let (first, rest) = varint.split_at(kept.min(varint.len()));
+    let mut varint = [0u8; 10];
+    let n = prost::encoding::encoded_len_varint(len as u64);
+    encode_varint(len as u64, &mut &mut varint[..]);
+    let (first, rest) = varint[..n].split_at(kept.min(n));
     out[open.start - kept..open.start - kept + first.len()].copy_from_slice(first);
     if first.len() < kept {
         out.drain(open.start - kept + first.len()..open.start);
