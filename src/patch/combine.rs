@@ -84,7 +84,7 @@ pub(super) fn apply(
         Semantics::Function => p.policy.merge_options(sem)?,
     };
     let reread_as = reread_as.for_write(opts);
-    let out = reread_as.prepare(out, sem);
+    let out = reread_as.prepare(out);
     let res = write(to, to_path, out, opts, sem, trace).and_then(|()| reread(to, sem, reread_as));
     if sem == Semantics::Function {
         res.map_err(|e| e.wrap("cannot patch to object"))

@@ -233,9 +233,8 @@ impl Reread {
     }
 
     /// The value to write, normalized first when only it is re-decoded.
-    #[inline]
-    pub(crate) fn prepare(self, mut out: Value, sem: Semantics) -> Value {
-        if self == Reread::Written && sem == Semantics::Function {
+    pub(crate) fn prepare(self, mut out: Value) -> Value {
+        if self == Reread::Written {
             out.normalize_in_place();
         }
         out
@@ -296,7 +295,7 @@ fn apply_field_path(
     };
     let opts = p.policy.merge_options(sem)?;
     let reread_as = reread_as.for_write(opts);
-    let out = reread_as.prepare(out, sem);
+    let out = reread_as.prepare(out);
     if to.has_index_wildcard() {
         let paths = fieldpath::expand_wildcards(to_obj, to_path, sem)
             .map_err(|e| e.with_field_path(to_path))?;
@@ -330,7 +329,6 @@ fn apply_field_path(
 
 /// FN converts the patched target back into its `Unstructured` after every
 /// write, which re-decodes the whole object and requires it to name a kind.
-#[inline]
 pub(crate) fn reread(to: &mut Value, sem: Semantics, what: Reread) -> Result<()> {
     if sem != Semantics::Function {
         return Ok(());
