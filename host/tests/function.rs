@@ -28,6 +28,9 @@ mod proto {
         ));
     }
     use super::codec;
+
+    // The client decodes responses as prost does.
+    impl codec::FromWire for v1::RunFunctionResponse {}
 }
 
 // The generated client decodes through it too; its unit tests compile here as well.

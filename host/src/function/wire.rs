@@ -55,7 +55,8 @@ impl Message for Struct {
         if tag != 1 {
             return prost::encoding::skip_field(wire_type, tag, buf, ctx);
         }
-        let mut entry = Vec::new();
+        // A view of the request's buffer where it is one (tonic's is), not a copy.
+        let mut entry = prost::bytes::Bytes::new();
         prost::encoding::bytes::merge(wire_type, &mut entry, buf, ctx).map_err(|mut e| {
             // Where prost's own Struct says it failed.
             e.push("Struct", "fields");
@@ -277,7 +278,7 @@ enum Step<'a> {
 }
 
 /// A number JSON cannot hold, and where: reported as `spec.list[0].x: invalid number NaN: ...`.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Fault(String);
 
 impl fmt::Display for Fault {
@@ -448,6 +449,11 @@ impl Struct {
         };
         w.object(&Pieces::one(&self.bytes), fixed);
         w.finish()
+    }
+
+    /// The entries as encoded (field 1 of the message, given again for each).
+    pub(crate) fn as_bytes(&self) -> &[u8] {
+        &self.bytes
     }
 
     /// What the member `key` holds (its last entry), when there is one.
