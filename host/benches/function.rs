@@ -1,8 +1,13 @@
 //! Load benchmark of `xprender function serve` over loopback gRPC: 8 concurrent clients each send
 //! 500 RunFunction requests of a workload (benches/workloads/, as one function-patch-and-transform
-//! step) and the latency percentiles and throughput are printed; then one client alone, for the
-//! latency of a request that does not queue. Not a timed test: the figures
-//! go to docs/benchmarks.md. Run with `cargo bench -p xprender-host --bench function`.
+//! step) and the latency percentiles, throughput and the server's CPU time per request are
+//! printed; then one client alone, for the latency of a request that does not queue.
+//!
+//! Each load runs twice: with the request's maps in key order, as prost (or Go with
+//! `Deterministic`) writes them, and in Go's map order, which differs from one marshal to the
+//! next, as Crossplane sends them (160 such orderings, taken in turn). Not a timed test: the
+//! figures go to docs/benchmarks.md. Run with `cargo bench -p xprender-host --bench function`,
+//! or `-- medium-go small-sorted` for some of the loads.
 #![allow(clippy::unwrap_used, clippy::print_stdout, clippy::cast_precision_loss)]
 
 mod common;
@@ -10,13 +15,20 @@ mod common;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
+use prost::Message as _;
+use prost::bytes::{BufMut, Bytes};
+use prost::encoding::{WireType, encode_key, encode_varint};
 use serde_json::{Value as Json, json};
+use tonic::codegen::http::uri::PathAndQuery;
 use tonic::transport::Channel;
 
 use common::proto::v1::function_runner_service_client::FunctionRunnerServiceClient;
-use common::proto::v1::{RequestMeta, Resource, RunFunctionRequest, State};
+use common::proto::v1::{RequestMeta, Resource, RunFunctionRequest, RunFunctionResponse, State};
 
 const REQUESTS: usize = 500;
+/// Orderings of a request in Go's map order, sent in turn: more than the server keeps of
+/// anything by its bytes, so that, as with Go, no request's bytes are those of one it kept.
+const ORDERINGS: usize = 160;
 
 fn resource(j: &Json) -> Resource {
     Resource {
@@ -53,12 +65,193 @@ fn request(workload: &Json) -> RunFunctionRequest {
     }
 }
 
+/// A request already encoded, sent as it is.
+#[derive(Clone, Debug, Default)]
+struct Encoded(Bytes);
+
+impl prost::Message for Encoded {
+    fn encode_raw(&self, buf: &mut impl BufMut) {
+        buf.put_slice(&self.0);
+    }
+
+    fn merge_field(
+        &mut self,
+        tag: u32,
+        wire_type: WireType,
+        buf: &mut impl prost::bytes::Buf,
+        ctx: prost::encoding::DecodeContext,
+    ) -> Result<(), prost::DecodeError> {
+        prost::encoding::skip_field(wire_type, tag, buf, ctx)
+    }
+
+    fn encoded_len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn clear(&mut self) {
+        self.0 = Bytes::new();
+    }
+}
+
+/// A deterministic stream of numbers for the orderings.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) as usize % n
+    }
+
+    /// The entries in a random order (Fisher-Yates), concatenated.
+    fn shuffled(&mut self, mut entries: Vec<Vec<u8>>) -> Vec<u8> {
+        for i in (1..entries.len()).rev() {
+            entries.swap(i, self.below(i + 1));
+        }
+        entries.concat()
+    }
+}
+
+fn field(out: &mut Vec<u8>, tag: u32, bytes: &[u8]) {
+    encode_key(tag, WireType::LengthDelimited, out);
+    encode_varint(bytes.len() as u64, out);
+    out.extend_from_slice(bytes);
+}
+
+fn nested(tag: u32, bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    field(&mut out, tag, bytes);
+    out
+}
+
+/// A Struct's bytes with its map entries in a random order at every level.
+fn go_struct(s: &prost_types::Struct, rng: &mut Rng) -> Vec<u8> {
+    use prost_types::value::Kind;
+    fn value(v: &prost_types::Value, rng: &mut Rng) -> Vec<u8> {
+        match &v.kind {
+            Some(Kind::StructValue(s)) => nested(5, &go_struct(s, rng)),
+            Some(Kind::ListValue(l)) => {
+                let items: Vec<u8> = l
+                    .values
+                    .iter()
+                    .flat_map(|i| nested(1, &value(i, rng)))
+                    .collect();
+                nested(6, &items)
+            }
+            _ => v.encode_to_vec(),
+        }
+    }
+    let entries = s
+        .fields
+        .iter()
+        .map(|(k, v)| {
+            let mut e = nested(1, k.as_bytes());
+            field(&mut e, 2, &value(v, rng));
+            nested(1, &e)
+        })
+        .collect();
+    rng.shuffled(entries)
+}
+
+fn go_resource(r: &Resource, rng: &mut Rng) -> Vec<u8> {
+    assert!(
+        r.connection_details.is_empty() && r.ready == 0,
+        "not written here"
+    );
+    r.resource
+        .as_ref()
+        .map_or_else(Vec::new, |s| nested(1, &go_struct(s, rng)))
+}
+
+fn go_state(s: &State, rng: &mut Rng) -> Vec<u8> {
+    let mut out = s
+        .composite
+        .as_ref()
+        .map_or_else(Vec::new, |r| nested(1, &go_resource(r, rng)));
+    let entries = s
+        .resources
+        .iter()
+        .map(|(name, r)| {
+            let mut e = nested(1, name.as_bytes());
+            field(&mut e, 2, &go_resource(r, rng));
+            nested(2, &e)
+        })
+        .collect();
+    out.extend(rng.shuffled(entries));
+    out
+}
+
+/// The request as Go's protobuf writes it by default: every map in an order of its own.
+fn go_order(req: &RunFunctionRequest, rng: &mut Rng) -> Encoded {
+    assert!(
+        req.required_resources.is_empty() && req.credentials.is_empty() && req.context.is_none()
+    );
+    let mut out = Vec::new();
+    if let Some(m) = &req.meta {
+        field(&mut out, 1, &m.encode_to_vec());
+    }
+    for (tag, state) in [(2, &req.observed), (3, &req.desired)] {
+        if let Some(s) = state {
+            field(&mut out, tag, &go_state(s, rng));
+        }
+    }
+    if let Some(i) = &req.input {
+        field(&mut out, 4, &go_struct(i, rng));
+    }
+    // The same request, whatever the order.
+    assert_eq!(&RunFunctionRequest::decode(out.as_slice()).unwrap(), req);
+    Encoded(out.into())
+}
+
+/// A RunFunction call with the request's bytes as given.
+async fn run(
+    grpc: &mut tonic::client::Grpc<Channel>,
+    req: Encoded,
+) -> Result<RunFunctionResponse, tonic::Status> {
+    grpc.ready()
+        .await
+        .map_err(|e| tonic::Status::unknown(e.to_string()))?;
+    let path =
+        PathAndQuery::from_static("/apiextensions.fn.proto.v1.FunctionRunnerService/RunFunction");
+    let codec = common::codec::BoundedCodec::<Encoded, RunFunctionResponse>::default();
+    Ok(grpc
+        .unary(tonic::Request::new(req), path, codec)
+        .await?
+        .into_inner())
+}
+
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
     sorted[i]
 }
 
-async fn load(address: &str, name: &str, clients: usize, req: RunFunctionRequest) {
+/// The CPU time the process has used (user and system), from `/proc`.
+fn cpu_time(pid: u32) -> Duration {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // The fields after the command's closing parenthesis; utime and stime are the 14th and
+    // 15th of the line, the 12th and 13th after it.
+    let after = &stat[stat.rfind(')').unwrap() + 2..];
+    let ticks: u64 = after
+        .split(' ')
+        .skip(11)
+        .take(2)
+        .map(|t| t.parse::<u64>().unwrap())
+        .sum();
+    // SAFETY: sysconf reads a constant of the system.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    Duration::from_secs_f64(ticks as f64 / per_second as f64)
+}
+
+async fn load(
+    address: &str,
+    server: u32,
+    name: &str,
+    clients: usize,
+    req: &RunFunctionRequest,
+    go: bool,
+) {
     let channel = Channel::from_shared(format!("http://{address}"))
         .unwrap()
         .connect()
@@ -78,23 +271,33 @@ async fn load(address: &str, name: &str, clients: usize, req: RunFunctionRequest
         .collect();
     assert!(fatal.is_empty(), "{name}: Fatal result {fatal:?}");
     let desired = rsp.desired.map_or(0, |d| d.resources.len());
+    let requests: Vec<Encoded> = if go {
+        let mut rng = Rng(clients as u64);
+        (0..ORDERINGS).map(|_| go_order(req, &mut rng)).collect()
+    } else {
+        vec![Encoded(req.encode_to_vec().into())]
+    };
+    let order = if go { "Go's map order" } else { "key order" };
+    let cpu = cpu_time(server);
     let start = Instant::now();
     let mut tasks = Vec::new();
-    for _ in 0..clients {
-        let req = req.clone();
+    for c in 0..clients {
+        let requests = requests.clone();
         let channel = Channel::from_shared(format!("http://{address}"))
             .unwrap()
             .connect()
             .await
             .unwrap();
         tasks.push(tokio::spawn(async move {
-            let mut client = FunctionRunnerServiceClient::new(channel);
+            let mut grpc = tonic::client::Grpc::new(channel);
             let mut latencies = Vec::with_capacity(REQUESTS);
             let mut errors = 0usize;
-            for _ in 0..REQUESTS {
+            for i in 0..REQUESTS {
+                // Concurrent clients send different orderings, each again only after all others.
+                let req = requests[(i * clients + c) % requests.len()].clone();
                 let t = Instant::now();
-                match client.run_function(req.clone()).await {
-                    Ok(rsp) if rsp.get_ref().results.iter().all(|r| r.severity != 1) => {}
+                match run(&mut grpc, req).await {
+                    Ok(rsp) if rsp.results.iter().all(|r| r.severity != 1) => {}
                     _ => errors += 1,
                 }
                 latencies.push(t.elapsed());
@@ -110,17 +313,25 @@ async fn load(address: &str, name: &str, clients: usize, req: RunFunctionRequest
         errors += e;
     }
     let wall = start.elapsed();
+    let cpu = cpu_time(server) - cpu;
     all.sort();
     println!(
-        "{name}: {clients} client(s) x {REQUESTS} requests, {desired} desired resources each: \
-         p50 {:.3} ms, p99 {:.3} ms, {:.0} requests/s, {errors} errors",
+        "{name}, {order}: {clients} client(s) x {REQUESTS} requests, {desired} desired resources \
+         each: p50 {:.3} ms, p99 {:.3} ms, {:.0} requests/s, server CPU {:.0} µs a request, \
+         {errors} errors",
         percentile(&all, 0.50).as_secs_f64() * 1000.0,
         percentile(&all, 0.99).as_secs_f64() * 1000.0,
         all.len() as f64 / wall.as_secs_f64(),
+        cpu.as_secs_f64() * 1e6 / all.len() as f64,
     );
 }
 
 fn main() {
+    // Loads named on the command line (`small-sorted`, `medium-go`, ...) run alone.
+    let only: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../benches/workloads");
     let (mut server, address) = common::spawn_function_server(env!("CARGO_BIN_EXE_xprender"));
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -130,8 +341,16 @@ fn main() {
     for name in ["small", "medium"] {
         let text = std::fs::read_to_string(format!("{root}/{name}.json")).unwrap();
         let workload: Json = serde_json::from_str(&text).unwrap();
-        for clients in [8, 1] {
-            rt.block_on(load(&address, name, clients, request(&workload)));
+        let req = request(&workload);
+        for go in [false, true] {
+            if !only.is_empty()
+                && !only.contains(&format!("{name}-{}", if go { "go" } else { "sorted" }))
+            {
+                continue;
+            }
+            for clients in [8, 1] {
+                rt.block_on(load(&address, server.id(), name, clients, &req, go));
+            }
         }
     }
     let _ = server.kill();

@@ -28,9 +28,6 @@ mod proto {
         ));
     }
     use super::codec;
-
-    // The client decodes responses as prost does.
-    impl codec::FromWire for v1::RunFunctionResponse {}
 }
 
 // The generated client decodes through it too; its unit tests compile here as well.

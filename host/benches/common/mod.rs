@@ -15,9 +15,6 @@ pub(crate) mod proto {
         ));
     }
     use super::codec;
-
-    // The client decodes responses as prost does.
-    impl codec::FromWire for v1::RunFunctionResponse {}
 }
 
 /// The codec the generated client decodes with. Its unit tests compile here too.

@@ -28,20 +28,10 @@ impl<T, U> Default for BoundedCodec<T, U> {
     }
 }
 
-/// How a message is read from the whole of its bytes: prost's decoding, unless the message
-/// knows a faster way to the same result (a request's input, `function/input.rs`).
-pub(crate) trait FromWire: Message + Default {
-    /// # Errors
-    /// prost's, as [`Message::decode`] gives them.
-    fn from_wire(bytes: prost::bytes::Bytes) -> Result<Self, prost::DecodeError> {
-        Self::decode(bytes)
-    }
-}
-
 impl<T, U> Codec for BoundedCodec<T, U>
 where
     T: Message + Send + 'static,
-    U: FromWire + Send + 'static,
+    U: Message + Default + Send + 'static,
 {
     type Encode = T;
     type Decode = U;
@@ -61,7 +51,7 @@ where
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct BoundedDecoder<U>(PhantomData<U>);
 
-impl<U: FromWire> Decoder for BoundedDecoder<U> {
+impl<U: Message + Default> Decoder for BoundedDecoder<U> {
     type Item = U;
     type Error = Status;
 
@@ -72,7 +62,7 @@ impl<U: FromWire> Decoder for BoundedDecoder<U> {
                 "failed to decode Protobuf message: nested more than {MAX_NESTING} levels deep"
             )));
         }
-        U::from_wire(bytes)
+        U::decode(bytes)
             .map(Some)
             .map_err(|e| Status::internal(format!("failed to decode Protobuf message: {e}")))
     }

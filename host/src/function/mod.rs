@@ -2,14 +2,11 @@
 //! drop-in for function-patch-and-transform.
 //!
 //! `step` maps a RunFunctionRequest to the render contract and back, `service` runs it in the
-//! sandbox, `server` listens, `codec` decodes requests as deep as Go does, `input` keeps the
-//! function inputs sent lately (decoded and written once), `wire` holds a Struct as its bytes.
+//! sandbox, `server` listens, `codec` decodes requests as deep as Go does.
 
 mod codec;
-mod input;
 mod log;
 mod proto;
-mod seen;
 mod server;
 mod service;
 mod step;

@@ -15,7 +15,7 @@ use super::proto::v1::{
     Resource, ResponseMeta, Result as FnResult, RunFunctionRequest, RunFunctionResponse, Severity,
     State,
 };
-use super::{input, wire};
+use super::wire;
 
 /// The context key of the Composition environment.
 pub(crate) const ENVIRONMENT_KEY: &str = "apiextensions.crossplane.io/environment";
@@ -44,8 +44,16 @@ pub(crate) fn engine_request(req: &RunFunctionRequest) -> Result<Vec<u8>, String
     out.extend_from_slice(
         br#","composition":{"apiVersion":"apiextensions.crossplane.io/v1","kind":"Composition","metadata":{"name":"function"},"spec":{"mode":"Pipeline","pipeline":[{"step":"function","functionRef":{"name":"xprender"},"input":"#,
     );
+    // function-patch-and-transform decodes its input whatever apiVersion and kind it names.
+    let pt = [
+        ("apiVersion", "pt.fn.crossplane.io/v1beta1"),
+        ("kind", "Resources"),
+    ];
     let none = wire::Struct::default();
-    input::write_json(req.input.as_ref().unwrap_or(&none), &mut out)
+    req.input
+        .as_ref()
+        .unwrap_or(&none)
+        .write_json(&mut out, &pt)
         .map_err(|e| format!("cannot get Function input: {e}"))?;
     out.extend_from_slice(br#"}]}},"observed":{"resources":"#);
     resources(&mut out, observed, false)?;

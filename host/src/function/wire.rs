@@ -278,7 +278,7 @@ enum Step<'a> {
 }
 
 /// A number JSON cannot hold, and where: reported as `spec.list[0].x: invalid number NaN: ...`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Fault(String);
 
 impl fmt::Display for Fault {
@@ -287,8 +287,13 @@ impl fmt::Display for Fault {
     }
 }
 
-/// Writes a Struct's pieces as JSON, noting the number JSON cannot hold that a walk of
-/// sorted maps meets first.
+/// Writes a Struct's pieces as JSON, members in key order, noting the number JSON cannot hold
+/// that a walk of sorted maps meets first.
+///
+/// Go's protobuf writes a map's entries in Go's map order, which differs from one marshal to
+/// the next: Crossplane sends the same function input in a different order with every request.
+/// In key order, the same content is the same text, and the engine finds its kept plan for the
+/// Composition by its text. Entries of the same key keep their order (the last one wins).
 struct Writer<'a, 'o> {
     out: &'o mut Vec<u8>,
     path: Vec<Step<'a>>,
@@ -306,22 +311,51 @@ impl<'a> Writer<'a, '_> {
             self.out.push(b':');
             string(self.out, v.as_bytes());
         }
-        for (key, value) in entries(pieces) {
-            self.path.push(Step::Key(key));
-            if fixed.iter().any(|(k, _)| k.as_bytes() == key) {
-                // Replaced, but read all the same: a fault in it is still one.
-                let mark = self.out.len();
-                self.value(&value);
-                self.out.truncate(mark);
-            } else {
-                self.comma(&mut first);
-                string(self.out, key);
-                self.out.push(b':');
-                self.value(&value);
+        // An object already in key order (prost writes them so; one member) is written as it
+        // comes; only the others are collected and sorted.
+        let mut keys = entries(pieces).map(|(k, _)| k);
+        let sorted = keys.next().is_none_or(|mut last| {
+            keys.all(|k| {
+                let ascending = last <= k;
+                last = k;
+                ascending
+            })
+        });
+        if sorted {
+            for (key, value) in entries(pieces) {
+                self.member(key, &value, fixed, &mut first);
             }
-            self.path.pop();
+        } else {
+            let mut members: Vec<(&'a [u8], Pieces<'a>)> = entries(pieces).collect();
+            members.sort_by(|a, b| a.0.cmp(b.0));
+            for (key, value) in &members {
+                self.member(key, value, fixed, &mut first);
+            }
         }
         self.out.push(b'}');
+    }
+
+    /// One member of an object, unless `fixed` replaces it.
+    fn member(
+        &mut self,
+        key: &'a [u8],
+        value: &Pieces<'a>,
+        fixed: &[(&str, &str)],
+        first: &mut bool,
+    ) {
+        self.path.push(Step::Key(key));
+        if fixed.iter().any(|(k, _)| k.as_bytes() == key) {
+            // Replaced, but read all the same: a fault in it is still one.
+            let mark = self.out.len();
+            self.value(value);
+            self.out.truncate(mark);
+        } else {
+            self.comma(first);
+            string(self.out, key);
+            self.out.push(b':');
+            self.value(value);
+        }
+        self.path.pop();
     }
 
     fn comma(&mut self, first: &mut bool) {
@@ -449,11 +483,6 @@ impl Struct {
         };
         w.object(&Pieces::one(&self.bytes), fixed);
         w.finish()
-    }
-
-    /// The entries as encoded (field 1 of the message, given again for each).
-    pub(crate) fn as_bytes(&self) -> &[u8] {
-        &self.bytes
     }
 
     /// What the member `key` holds (its last entry), when there is one.
@@ -883,6 +912,85 @@ mod tests {
             let (theirs, ours) = both(&merged);
             assert_eq!(ours, theirs, "{doc}");
         }
+    }
+
+    /// A Struct's bytes with its map entries in a random order at every level, as Go's
+    /// protobuf writes them.
+    fn go_order(s: &prost_types::Struct, rng: &mut Rng) -> Vec<u8> {
+        fn value(v: &prost_types::Value, rng: &mut Rng) -> Vec<u8> {
+            let nested = |tag: u32, bytes: Vec<u8>| {
+                let mut out = Vec::new();
+                encode_key(tag, WireType::LengthDelimited, &mut out);
+                encode_varint(bytes.len() as u64, &mut out);
+                out.extend_from_slice(&bytes);
+                out
+            };
+            match &v.kind {
+                Some(PKind::StructValue(s)) => nested(5, go_order(s, rng)),
+                Some(PKind::ListValue(l)) => nested(
+                    6,
+                    l.values
+                        .iter()
+                        .flat_map(|item| nested(1, value(item, rng)))
+                        .collect(),
+                ),
+                _ => v.encode_to_vec(),
+            }
+        }
+        let mut entries: Vec<Vec<u8>> = s
+            .fields
+            .iter()
+            .map(|(k, v)| entry(k, &[value(v, rng)]))
+            .collect();
+        for i in (1..entries.len()).rev() {
+            entries.swap(i, rng.next(i as u64 + 1) as usize);
+        }
+        entries.concat()
+    }
+
+    #[test]
+    fn the_same_content_in_any_order_is_the_same_text() {
+        let mut rng = Rng(11);
+        for _ in 0..500 {
+            let doc = rng.object(4);
+            let prost = structs::from_json(&doc);
+            let mut sorted = Vec::new();
+            Struct::decode(prost.encode_to_vec().as_slice())
+                .unwrap()
+                .write_json(&mut sorted, &[("kind", "K")])
+                .unwrap();
+            for _ in 0..3 {
+                let bytes = go_order(&prost, &mut rng);
+                assert_eq!(
+                    prost_types::Struct::decode(bytes.as_slice()).unwrap(),
+                    prost
+                );
+                let mut text = Vec::new();
+                Struct::decode(bytes.as_slice())
+                    .unwrap()
+                    .write_json(&mut text, &[("kind", "K")])
+                    .unwrap();
+                assert_eq!(
+                    String::from_utf8(text).unwrap(),
+                    String::from_utf8(sorted.clone()).unwrap()
+                );
+            }
+        }
+        // Entries of one key keep their order, so the last still wins.
+        let dup = [
+            entry("b", &[value_bytes(PKind::BoolValue(true))]),
+            entry("a", &[value_bytes(PKind::NumberValue(1.0))]),
+            entry("b", &[value_bytes(PKind::StringValue("last".into()))]),
+        ]
+        .concat();
+        let mut text = Vec::new();
+        Struct::decode(dup.as_slice())
+            .unwrap()
+            .write_json(&mut text, &[])
+            .unwrap();
+        assert_eq!(text, br#"{"a":1,"b":true,"b":"last"}"#);
+        let (theirs, ours) = both(&dup);
+        assert_eq!(ours, theirs);
     }
 
     #[test]
