@@ -17,11 +17,12 @@ use std::time::{Duration, Instant};
 
 use prost::Message as _;
 use prost::bytes::{BufMut, Bytes};
-use prost::encoding::{WireType, encode_key, encode_varint};
+use prost::encoding::WireType;
 use serde_json::{Value as Json, json};
 use tonic::codegen::http::uri::PathAndQuery;
 use tonic::transport::Channel;
 
+use common::go_order::{Rng, entry, field, go_struct, nested};
 use common::proto::v1::function_runner_service_client::FunctionRunnerServiceClient;
 use common::proto::v1::{RequestMeta, Resource, RunFunctionRequest, RunFunctionResponse, State};
 
@@ -93,68 +94,6 @@ impl prost::Message for Encoded {
     }
 }
 
-/// A deterministic stream of numbers for the orderings.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 33) as usize % n
-    }
-
-    /// The entries in a random order (Fisher-Yates), concatenated.
-    fn shuffled(&mut self, mut entries: Vec<Vec<u8>>) -> Vec<u8> {
-        for i in (1..entries.len()).rev() {
-            entries.swap(i, self.below(i + 1));
-        }
-        entries.concat()
-    }
-}
-
-fn field(out: &mut Vec<u8>, tag: u32, bytes: &[u8]) {
-    encode_key(tag, WireType::LengthDelimited, out);
-    encode_varint(bytes.len() as u64, out);
-    out.extend_from_slice(bytes);
-}
-
-fn nested(tag: u32, bytes: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    field(&mut out, tag, bytes);
-    out
-}
-
-/// A Struct's bytes with its map entries in a random order at every level.
-fn go_struct(s: &prost_types::Struct, rng: &mut Rng) -> Vec<u8> {
-    use prost_types::value::Kind;
-    fn value(v: &prost_types::Value, rng: &mut Rng) -> Vec<u8> {
-        match &v.kind {
-            Some(Kind::StructValue(s)) => nested(5, &go_struct(s, rng)),
-            Some(Kind::ListValue(l)) => {
-                let items: Vec<u8> = l
-                    .values
-                    .iter()
-                    .flat_map(|i| nested(1, &value(i, rng)))
-                    .collect();
-                nested(6, &items)
-            }
-            _ => v.encode_to_vec(),
-        }
-    }
-    let entries = s
-        .fields
-        .iter()
-        .map(|(k, v)| {
-            let mut e = nested(1, k.as_bytes());
-            field(&mut e, 2, &value(v, rng));
-            nested(1, &e)
-        })
-        .collect();
-    rng.shuffled(entries)
-}
-
 fn go_resource(r: &Resource, rng: &mut Rng) -> Vec<u8> {
     assert!(
         r.connection_details.is_empty() && r.ready == 0,
@@ -173,11 +112,7 @@ fn go_state(s: &State, rng: &mut Rng) -> Vec<u8> {
     let entries = s
         .resources
         .iter()
-        .map(|(name, r)| {
-            let mut e = nested(1, name.as_bytes());
-            field(&mut e, 2, &go_resource(r, rng));
-            nested(2, &e)
-        })
+        .map(|(name, r)| entry(2, name, &go_resource(r, rng)))
         .collect();
     out.extend(rng.shuffled(entries));
     out

@@ -22,6 +22,11 @@ pub(crate) mod proto {
 #[path = "../../src/function/codec.rs"]
 pub(crate) mod codec;
 
+/// Requests as Go writes them (maps in orders of their own).
+#[allow(dead_code)]
+#[path = "../../src/function/go_order.rs"]
+pub(crate) mod go_order;
+
 /// The host's JSON to protobuf `Struct` conversion. Its unit tests compile here too, without a
 /// harness to run them.
 #[allow(dead_code, unreachable_pub, unused_imports)]

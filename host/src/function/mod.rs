@@ -5,6 +5,8 @@
 //! sandbox, `server` listens, `codec` decodes requests as deep as Go does.
 
 mod codec;
+#[cfg(test)]
+mod go_order;
 mod log;
 mod proto;
 mod server;

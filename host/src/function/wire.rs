@@ -123,21 +123,25 @@ impl<'a> Iterator for Fields<'a> {
 
 impl<'a> Fields<'a> {
     fn read(&mut self) -> Result<(u32, Field<'a>), ()> {
-        let key = decode_varint(&mut self.rest).map_err(|_| ())?;
+        let key = varint(&mut self.rest)?;
         let tag = u32::try_from(key >> 3).map_err(|_| ())?;
         if tag == 0 {
             return Err(());
         }
         let field = match key & 7 {
-            0 => Field::Varint(decode_varint(&mut self.rest).map_err(|_| ())?),
-            1 if self.rest.len() >= 8 => Field::Fixed64(self.rest.get_u64_le()),
-            5 if self.rest.len() >= 4 => {
-                self.rest.advance(4);
+            0 => Field::Varint(varint(&mut self.rest)?),
+            1 => {
+                let (bits, rest) = self.rest.split_first_chunk::<8>().ok_or(())?;
+                self.rest = rest;
+                Field::Fixed64(u64::from_le_bytes(*bits))
+            }
+            5 => {
+                let (_, rest) = self.rest.split_first_chunk::<4>().ok_or(())?;
+                self.rest = rest;
                 Field::Fixed32
             }
             2 => {
-                let len = decode_varint(&mut self.rest).map_err(|_| ())?;
-                let len = usize::try_from(len).map_err(|_| ())?;
+                let len = usize::try_from(varint(&mut self.rest)?).map_err(|_| ())?;
                 if len > self.rest.len() {
                     return Err(());
                 }
@@ -148,6 +152,18 @@ impl<'a> Fields<'a> {
             _ => return Err(()),
         };
         Ok((tag, field))
+    }
+}
+
+/// A varint: one byte for most keys and lengths, read here; longer ones by prost.
+#[inline]
+fn varint(bytes: &mut &[u8]) -> Result<u64, ()> {
+    match bytes.split_first() {
+        Some((&b, rest)) if b < 0x80 => {
+            *bytes = rest;
+            Ok(u64::from(b))
+        }
+        _ => decode_varint(bytes).map_err(|_| ()),
     }
 }
 
@@ -204,12 +220,33 @@ impl<'a> Pieces<'a> {
         }
     }
 
-    /// The fields of all pieces, in order.
-    fn fields(&self) -> impl Iterator<Item = (u32, Field<'a>)> + '_ {
-        self.first
-            .into_iter()
-            .chain(self.more.iter().copied())
-            .flat_map(|piece| fields(piece).flatten())
+    /// The fields of all pieces, in order (a piece's reading ends at bytes that are not a
+    /// field, which the check on decoding has let through only where prost skips them).
+    fn fields(&self) -> PieceFields<'a, '_> {
+        PieceFields {
+            current: fields(self.first.unwrap_or_default()),
+            more: self.more.iter(),
+        }
+    }
+}
+
+/// [`Pieces::fields`]: a loop rather than a chain of adapters, which the writer's every value
+/// and entry goes through.
+struct PieceFields<'a, 'p> {
+    current: Fields<'a>,
+    more: std::slice::Iter<'p, &'a [u8]>,
+}
+
+impl<'a> Iterator for PieceFields<'a, '_> {
+    type Item = (u32, Field<'a>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(Ok(field)) = self.current.next() {
+                return Some(field);
+            }
+            self.current = fields(self.more.next()?);
+        }
     }
 }
 
@@ -298,6 +335,8 @@ struct Writer<'a, 'o> {
     out: &'o mut Vec<u8>,
     path: Vec<Step<'a>>,
     fault: Option<(Vec<Step<'a>>, f64)>,
+    /// Lists for the members of the objects being written, reused.
+    lists: Vec<Vec<(&'a [u8], Pieces<'a>)>>,
 }
 
 impl<'a> Writer<'a, '_> {
@@ -311,27 +350,17 @@ impl<'a> Writer<'a, '_> {
             self.out.push(b':');
             string(self.out, v.as_bytes());
         }
-        // An object already in key order (prost writes them so; one member) is written as it
-        // comes; only the others are collected and sorted.
-        let mut keys = entries(pieces).map(|(k, _)| k);
-        let sorted = keys.next().is_none_or(|mut last| {
-            keys.all(|k| {
-                let ascending = last <= k;
-                last = k;
-                ascending
-            })
-        });
-        if sorted {
-            for (key, value) in entries(pieces) {
-                self.member(key, &value, fixed, &mut first);
-            }
-        } else {
-            let mut members: Vec<(&'a [u8], Pieces<'a>)> = entries(pieces).collect();
+        // Collected into a list kept from object to object (each nesting level its own), and
+        // sorted unless already in key order (as prost writes them).
+        let mut members = self.lists.pop().unwrap_or_default();
+        members.extend(entries(pieces));
+        if !members.is_sorted_by(|a, b| a.0 <= b.0) {
             members.sort_by(|a, b| a.0.cmp(b.0));
-            for (key, value) in &members {
-                self.member(key, value, fixed, &mut first);
-            }
         }
+        for (key, value) in members.drain(..) {
+            self.member(key, &value, fixed, &mut first);
+        }
+        self.lists.push(members);
         self.out.push(b'}');
     }
 
@@ -436,33 +465,52 @@ fn string(out: &mut Vec<u8>, s: &[u8]) {
     out.reserve(s.len() + 2);
     out.push(b'"');
     let mut start = 0;
-    for (i, &b) in s.iter().enumerate() {
-        let escape: &[u8] = match b {
-            b'"' => b"\\\"",
-            b'\\' => b"\\\\",
-            b'\n' => b"\\n",
-            b'\r' => b"\\r",
-            b'\t' => b"\\t",
-            0..0x20 => b"",
-            _ => continue,
-        };
+    while let Some(i) = escaped_from(s, start) {
+        let b = s[i];
         out.extend_from_slice(&s[start..i]);
-        if escape.is_empty() {
-            out.extend_from_slice(&[
+        match b {
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            _ => out.extend_from_slice(&[
                 b'\\',
                 b'u',
                 b'0',
                 b'0',
                 HEX[usize::from(b >> 4)],
                 HEX[usize::from(b & 15)],
-            ]);
-        } else {
-            out.extend_from_slice(escape);
+            ]),
         }
         start = i + 1;
     }
     out.extend_from_slice(&s[start..]);
     out.push(b'"');
+}
+
+/// The first byte at or after `from` that a JSON string escapes (a quote, a backslash, a
+/// control character). Most strings have none: eight bytes are looked at in one step.
+fn escaped_from(s: &[u8], from: usize) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // Whether a byte of `w` is zero: its high bit set in the result, for that byte and
+    // possibly the ones after it (which the byte-wise search below then sorts out).
+    let zero = |w: u64| w.wrapping_sub(ONES) & !w & HIGHS;
+    let mut i = from;
+    while let Some(chunk) = s.get(i..i + 8) {
+        let w = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+        // Bytes below 0x20, and bytes equal to '"' or '\\'.
+        let control = w.wrapping_sub(ONES * 0x20) & !w & HIGHS;
+        if control | zero(w ^ (ONES * u64::from(b'"'))) | zero(w ^ (ONES * u64::from(b'\\'))) != 0 {
+            break;
+        }
+        i += 8;
+    }
+    s.get(i..)?
+        .iter()
+        .position(|&b| b < 0x20 || b == b'"' || b == b'\\')
+        .map(|p| i + p)
 }
 
 impl Struct {
@@ -480,6 +528,7 @@ impl Struct {
             out,
             path: Vec::new(),
             fault: None,
+            lists: Vec::new(),
         };
         w.object(&Pieces::one(&self.bytes), fixed);
         w.finish()
@@ -510,6 +559,7 @@ impl Struct {
             out,
             path: Vec::new(),
             fault: None,
+            lists: Vec::new(),
         };
         w.object(&pieces, &[]);
         Some(w.finish())
@@ -807,7 +857,7 @@ mod tests {
     use prost_types::value::Kind as PKind;
     use serde_json::{Value as Json, json};
 
-    use super::super::structs;
+    use super::super::{go_order, structs};
     use super::*;
 
     /// A deterministic stream of numbers for random documents.
@@ -914,43 +964,10 @@ mod tests {
         }
     }
 
-    /// A Struct's bytes with its map entries in a random order at every level, as Go's
-    /// protobuf writes them.
-    fn go_order(s: &prost_types::Struct, rng: &mut Rng) -> Vec<u8> {
-        fn value(v: &prost_types::Value, rng: &mut Rng) -> Vec<u8> {
-            let nested = |tag: u32, bytes: Vec<u8>| {
-                let mut out = Vec::new();
-                encode_key(tag, WireType::LengthDelimited, &mut out);
-                encode_varint(bytes.len() as u64, &mut out);
-                out.extend_from_slice(&bytes);
-                out
-            };
-            match &v.kind {
-                Some(PKind::StructValue(s)) => nested(5, go_order(s, rng)),
-                Some(PKind::ListValue(l)) => nested(
-                    6,
-                    l.values
-                        .iter()
-                        .flat_map(|item| nested(1, value(item, rng)))
-                        .collect(),
-                ),
-                _ => v.encode_to_vec(),
-            }
-        }
-        let mut entries: Vec<Vec<u8>> = s
-            .fields
-            .iter()
-            .map(|(k, v)| entry(k, &[value(v, rng)]))
-            .collect();
-        for i in (1..entries.len()).rev() {
-            entries.swap(i, rng.next(i as u64 + 1) as usize);
-        }
-        entries.concat()
-    }
-
     #[test]
     fn the_same_content_in_any_order_is_the_same_text() {
         let mut rng = Rng(11);
+        let mut go = go_order::Rng(5);
         for _ in 0..500 {
             let doc = rng.object(4);
             let prost = structs::from_json(&doc);
@@ -960,7 +977,7 @@ mod tests {
                 .write_json(&mut sorted, &[("kind", "K")])
                 .unwrap();
             for _ in 0..3 {
-                let bytes = go_order(&prost, &mut rng);
+                let bytes = go_order::go_struct(&prost, &mut go);
                 assert_eq!(
                     prost_types::Struct::decode(bytes.as_slice()).unwrap(),
                     prost
@@ -991,6 +1008,33 @@ mod tests {
         assert_eq!(text, br#"{"a":1,"b":true,"b":"last"}"#);
         let (theirs, ours) = both(&dup);
         assert_eq!(ours, theirs);
+    }
+
+    #[test]
+    fn bytes_to_escape_are_found_at_every_offset() {
+        let naive = |s: &[u8], from: usize| {
+            s[from..]
+                .iter()
+                .position(|&b| b < 0x20 || b == b'"' || b == b'\\')
+                .map(|p| from + p)
+        };
+        let mut rng = Rng(3);
+        let alphabet = b"ab\"\\\n\x00\x1f\x20\x7f\x80\xc3\xa9!~";
+        for _ in 0..5000 {
+            let len = rng.next(40) as usize;
+            let s: Vec<u8> = (0..len)
+                .map(|_| {
+                    if rng.next(4) == 0 {
+                        alphabet[rng.next(alphabet.len() as u64) as usize]
+                    } else {
+                        b'x'
+                    }
+                })
+                .collect();
+            for from in 0..=len {
+                assert_eq!(escaped_from(&s, from), naive(&s, from), "{s:?} {from}");
+            }
+        }
     }
 
     #[test]
