@@ -109,6 +109,8 @@ fn fields(bytes: &[u8]) -> Fields<'_> {
 impl<'a> Iterator for Fields<'a> {
     type Item = Result<(u32, Field<'a>), ()>;
 
+    // Inlined where fields are read, the field is returned in registers rather than memory.
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         if self.rest.is_empty() {
             return None;
@@ -122,6 +124,7 @@ impl<'a> Iterator for Fields<'a> {
 }
 
 impl<'a> Fields<'a> {
+    #[inline]
     fn read(&mut self) -> Result<(u32, Field<'a>), ()> {
         let key = varint(&mut self.rest)?;
         let tag = u32::try_from(key >> 3).map_err(|_| ())?;
