@@ -16,15 +16,13 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use prost::Message as _;
-use prost::bytes::{BufMut, Bytes};
-use prost::encoding::WireType;
 use serde_json::{Value as Json, json};
-use tonic::codegen::http::uri::PathAndQuery;
 use tonic::transport::Channel;
 
+use common::Encoded;
 use common::go_order::{Rng, entry, field, go_struct, nested};
 use common::proto::v1::function_runner_service_client::FunctionRunnerServiceClient;
-use common::proto::v1::{RequestMeta, Resource, RunFunctionRequest, RunFunctionResponse, State};
+use common::proto::v1::{RequestMeta, Resource, RunFunctionRequest, State};
 
 const REQUESTS: usize = 500;
 /// Orderings of a request in Go's map order, sent in turn: more than the server keeps of
@@ -63,34 +61,6 @@ fn request(workload: &Json) -> RunFunctionRequest {
         desired: Some(State::default()),
         input: Some(common::structs::from_json(&input)),
         ..RunFunctionRequest::default()
-    }
-}
-
-/// A request already encoded, sent as it is.
-#[derive(Clone, Debug, Default)]
-struct Encoded(Bytes);
-
-impl prost::Message for Encoded {
-    fn encode_raw(&self, buf: &mut impl BufMut) {
-        buf.put_slice(&self.0);
-    }
-
-    fn merge_field(
-        &mut self,
-        tag: u32,
-        wire_type: WireType,
-        buf: &mut impl prost::bytes::Buf,
-        ctx: prost::encoding::DecodeContext,
-    ) -> Result<(), prost::DecodeError> {
-        prost::encoding::skip_field(wire_type, tag, buf, ctx)
-    }
-
-    fn encoded_len(&self) -> usize {
-        self.0.len()
-    }
-
-    fn clear(&mut self) {
-        self.0 = Bytes::new();
     }
 }
 
@@ -138,23 +108,6 @@ fn go_order(req: &RunFunctionRequest, rng: &mut Rng) -> Encoded {
     // The same request, whatever the order.
     assert_eq!(&RunFunctionRequest::decode(out.as_slice()).unwrap(), req);
     Encoded(out.into())
-}
-
-/// A RunFunction call with the request's bytes as given.
-async fn run(
-    grpc: &mut tonic::client::Grpc<Channel>,
-    req: Encoded,
-) -> Result<RunFunctionResponse, tonic::Status> {
-    grpc.ready()
-        .await
-        .map_err(|e| tonic::Status::unknown(e.to_string()))?;
-    let path =
-        PathAndQuery::from_static("/apiextensions.fn.proto.v1.FunctionRunnerService/RunFunction");
-    let codec = common::codec::BoundedCodec::<Encoded, RunFunctionResponse>::default();
-    Ok(grpc
-        .unary(tonic::Request::new(req), path, codec)
-        .await?
-        .into_inner())
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -231,7 +184,7 @@ async fn load(
                 // Concurrent clients send different orderings, each again only after all others.
                 let req = requests[(i * clients + c) % requests.len()].clone();
                 let t = Instant::now();
-                match run(&mut grpc, req).await {
+                match common::run_encoded(&mut grpc, req).await {
                     Ok(rsp) if rsp.results.iter().all(|r| r.severity != 1) => {}
                     _ => errors += 1,
                 }

@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value as Json, json};
 use tonic::transport::Channel;
 
+use common::Encoded;
 use common::proto::v1::{Resource, RunFunctionRequest, RunFunctionResponse, State};
 use hostile::{measure, mib};
 
@@ -163,37 +164,7 @@ fn function_server() -> (Server, String) {
     (Server(child), address)
 }
 
-/// A request already encoded: protobuf's encoder recomputes the length of every nested
-/// message at each level, quadratic in the nesting, so a deep request is encoded once
-/// before the clock starts and sent as bytes.
-#[derive(Clone, Debug, Default)]
-struct Encoded(Vec<u8>);
-
-impl prost::Message for Encoded {
-    fn encode_raw(&self, buf: &mut impl prost::bytes::BufMut) {
-        buf.put_slice(&self.0);
-    }
-
-    fn merge_field(
-        &mut self,
-        tag: u32,
-        wire_type: prost::encoding::WireType,
-        buf: &mut impl prost::bytes::Buf,
-        ctx: prost::encoding::DecodeContext,
-    ) -> Result<(), prost::DecodeError> {
-        prost::encoding::skip_field(wire_type, tag, buf, ctx)
-    }
-
-    fn encoded_len(&self) -> usize {
-        self.0.len()
-    }
-
-    fn clear(&mut self) {
-        self.0.clear();
-    }
-}
-
-/// One RunFunction call with an encoded request.
+/// One RunFunction call with an encoded request, on a connection of its own.
 async fn run_function(
     address: &str,
     request: Encoded,
@@ -206,14 +177,7 @@ async fn run_function(
     let mut grpc = tonic::client::Grpc::new(channel)
         .max_encoding_message_size(usize::MAX)
         .max_decoding_message_size(usize::MAX);
-    grpc.ready().await.unwrap();
-    let path = tonic::codegen::http::uri::PathAndQuery::from_static(
-        "/apiextensions.fn.proto.v1.FunctionRunnerService/RunFunction",
-    );
-    let codec = tonic_prost::ProstCodec::<Encoded, RunFunctionResponse>::default();
-    grpc.unary(tonic::Request::new(request), path, codec)
-        .await
-        .map(tonic::Response::into_inner)
+    common::run_encoded(&mut grpc, request).await
 }
 
 /// A render request as the one function-patch-and-transform step that replaces it.
@@ -245,7 +209,7 @@ fn function(rt: &tokio::runtime::Runtime) {
     // 20,000 (a list and a value per level), and 100,000 levels take the encoder minutes.
     cases[3] = ("10,000-deep nesting", hostile::nesting(10_000));
     for (what, request) in cases {
-        let req = Encoded(function_request(&request).encode_to_vec());
+        let req = Encoded(function_request(&request).encode_to_vec().into());
         drop(request);
         let size = req.0.len();
         let (server, address) = function_server();
