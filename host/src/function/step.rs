@@ -220,7 +220,17 @@ fn object<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<wire::Struct>
 /// # Errors
 /// The answer is not JSON of the shape an answer has.
 pub(crate) fn answer(bytes: &[u8]) -> serde_json::Result<Answer> {
-    let mut de = serde_json::Deserializer::from_slice(bytes);
+    // UTF-8 checked once for the whole answer rather than string by string; an answer that is
+    // not UTF-8 is read as bytes, for serde_json's error naming where.
+    match std::str::from_utf8(bytes) {
+        Ok(text) => read_answer(serde_json::Deserializer::from_str(text)),
+        Err(_) => read_answer(serde_json::Deserializer::from_slice(bytes)),
+    }
+}
+
+fn read_answer<'de, R: serde_json::de::Read<'de>>(
+    mut de: serde_json::Deserializer<R>,
+) -> serde_json::Result<Answer> {
     // The engine bounds the answer's nesting; the host's threads have the stack for it.
     de.disable_recursion_limit();
     let answer = Answer::deserialize(&mut de)?;
@@ -565,6 +575,28 @@ mod tests {
         let ctx = json(rsp.context.as_ref().unwrap());
         assert_eq!(ctx, json!({ENVIRONMENT_KEY: {"region": "us"}, "other": 1}));
         assert_eq!(rsp.meta.unwrap().ttl.unwrap().seconds, 60);
+    }
+
+    #[test]
+    fn an_answer_is_read_as_text_and_bytes_that_are_not_text_fail_as_before() {
+        let text = r#"{"resources": {"a": {"resource": {"kind": "K", "s": "\u00e9\"é"}}}}"#;
+        let rsp = response(&request(), answer(text.as_bytes()).unwrap());
+        let a = &rsp.desired.unwrap().resources["a"];
+        let mut json = Vec::new();
+        a.resource
+            .as_ref()
+            .unwrap()
+            .write_json(&mut json, &[])
+            .unwrap();
+        assert_eq!(json, r#"{"kind":"K","s":"é\"é"}"#.as_bytes());
+        // Not UTF-8: serde_json's own error, as reading the bytes gave it.
+        let mut bad = br#"{"resources": {"a": {"resource": {"s": "?"}}}}"#.to_vec();
+        let at = bad.iter().position(|&b| b == b'?').unwrap();
+        bad[at] = 0xff;
+        let want = serde_json::from_slice::<Json>(&bad)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(answer(&bad).err().map(|e| e.to_string()), Some(want));
     }
 
     #[test]
