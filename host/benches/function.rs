@@ -25,8 +25,8 @@ use common::proto::v1::function_runner_service_client::FunctionRunnerServiceClie
 use common::proto::v1::{RequestMeta, Resource, RunFunctionRequest, State};
 
 const REQUESTS: usize = 500;
-/// Orderings of a request in Go's map order, sent in turn: more than the server keeps of
-/// anything by its bytes, so that, as with Go, no request's bytes are those of one it kept.
+/// Orderings of a request in Go's map order, sent in turn: as from Go, the same bytes come
+/// again only after many other requests, never from two clients at once.
 const ORDERINGS: usize = 160;
 
 fn resource(j: &Json) -> Resource {

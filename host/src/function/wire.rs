@@ -348,7 +348,16 @@ struct Writer<'a, 'o> {
     lists: Vec<Vec<(&'a [u8], Pieces<'a>)>>,
 }
 
-impl<'a> Writer<'a, '_> {
+impl<'a, 'o> Writer<'a, 'o> {
+    fn new(out: &'o mut Vec<u8>) -> Self {
+        Writer {
+            out,
+            path: Vec::new(),
+            fault: None,
+            lists: Vec::new(),
+        }
+    }
+
     /// An object: `fixed` string members first, then the entries whose keys they do not name.
     fn object(&mut self, pieces: &Pieces<'a>, fixed: &[(&str, &str)]) {
         self.out.push(b'{');
@@ -533,12 +542,7 @@ impl Struct {
         out: &mut Vec<u8>,
         fixed: &[(&str, &str)],
     ) -> Result<(), Fault> {
-        let mut w = Writer {
-            out,
-            path: Vec::new(),
-            fault: None,
-            lists: Vec::new(),
-        };
+        let mut w = Writer::new(out);
         w.object(&Pieces::one(&self.bytes), fixed);
         w.finish()
     }
@@ -564,12 +568,7 @@ impl Struct {
         let Some(Kind::Struct(pieces)) = self.member(key) else {
             return None;
         };
-        let mut w = Writer {
-            out,
-            path: Vec::new(),
-            fault: None,
-            lists: Vec::new(),
-        };
+        let mut w = Writer::new(out);
         w.object(&pieces, &[]);
         Some(w.finish())
     }
@@ -870,15 +869,12 @@ mod tests {
     use super::*;
 
     /// A deterministic stream of numbers for random documents.
-    struct Rng(u64);
+    struct Rng(go_order::Rng);
 
     impl Rng {
         fn next(&mut self, n: u64) -> u64 {
-            self.0 = self
-                .0
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (self.0 >> 33) % n
+            let n = usize::try_from(n).unwrap();
+            self.0.below(n) as u64
         }
 
         fn text(&mut self) -> String {
@@ -949,7 +945,7 @@ mod tests {
 
     #[test]
     fn documents_read_and_written_as_prost_reads_and_writes_them() {
-        let mut rng = Rng(7);
+        let mut rng = Rng(go_order::Rng(7));
         for _ in 0..2000 {
             let doc = rng.object(4);
             let prost = structs::from_json(&doc);
@@ -975,7 +971,7 @@ mod tests {
 
     #[test]
     fn the_same_content_in_any_order_is_the_same_text() {
-        let mut rng = Rng(11);
+        let mut rng = Rng(go_order::Rng(11));
         let mut go = go_order::Rng(5);
         for _ in 0..500 {
             let doc = rng.object(4);
@@ -1027,7 +1023,7 @@ mod tests {
                 .position(|&b| b < 0x20 || b == b'"' || b == b'\\')
                 .map(|p| from + p)
         };
-        let mut rng = Rng(3);
+        let mut rng = Rng(go_order::Rng(3));
         let alphabet = b"ab\"\\\n\x00\x1f\x20\x7f\x80\xc3\xa9!~";
         for _ in 0..5000 {
             let len = rng.next(40) as usize;
