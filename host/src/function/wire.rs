@@ -4,8 +4,9 @@
 //! and the engine reads JSON. Decoded into prost's `Struct`, every object became a B-tree of
 //! boxed values that was built, walked to write JSON, and dropped; the answer went the same way
 //! back, and encoding it measured each nested message once per level above it. Here a Struct
-//! keeps its entries' bytes, checked as prost checks them, is written as JSON straight from
-//! them, and an answer's JSON is written straight into a Struct's bytes. build.rs maps the
+//! keeps its entries' bytes, and each entry's value is written as JSON in the same walk that
+//! checks its bytes as prost checks them; an answer's JSON is written straight into a Struct's
+//! bytes. build.rs maps the
 //! server's `google.protobuf.Struct` to this type; clients of the server (its tests and
 //! benches) keep prost's, so they check it as any other client would.
 //!
@@ -13,7 +14,9 @@
 //! oneof takes its last member, a map its last entry of a key (written as JSON's last
 //! duplicate, which the engine keeps).
 
+use std::borrow::Cow;
 use std::fmt;
+use std::ops::Range;
 
 use prost::bytes::{Buf, BufMut};
 use prost::encoding::{DecodeContext, WireType, decode_varint, encode_key, encode_varint};
@@ -24,11 +27,44 @@ use serde::{Deserialize, Deserializer};
 /// 2^63: whole floats below it in magnitude are written as integers (as protojson does).
 const INT_LIMIT: f64 = 9_223_372_036_854_775_808.0;
 
-/// A `google.protobuf.Struct`: its `fields` entries (field 1), as encoded.
-#[derive(Clone, Default, PartialEq, Eq)]
+/// A `google.protobuf.Struct`: its `fields` entries (field 1), as encoded, and each entry's
+/// value as JSON, written while its bytes were checked.
+#[derive(Clone, Default)]
 pub(crate) struct Struct {
     bytes: Vec<u8>,
+    /// Empty for a Struct built here (from an answer's JSON, or by `with_member`), which is
+    /// written from its bytes when asked.
+    written: Written,
 }
+
+/// A Struct's entries as JSON, in the order they arrived: each value written once, when its
+/// entry is read, so that checking and writing are one walk of the bytes. Only the top level
+/// is left to sort, when the Struct is written (its entries may arrive in several pieces).
+#[derive(Clone, Default)]
+struct Written {
+    keys: Vec<u8>,
+    json: Vec<u8>,
+    members: Vec<Member>,
+}
+
+#[derive(Clone)]
+struct Member {
+    key: Range<usize>,
+    json: Range<usize>,
+    /// The first number JSON cannot hold in the value.
+    fault: Option<Box<Unheld>>,
+}
+
+/// A number JSON cannot hold, and its path.
+type Unheld = (Vec<OwnedStep>, f64);
+
+impl PartialEq for Struct {
+    fn eq(&self, other: &Self) -> bool {
+        self.bytes == other.bytes
+    }
+}
+
+impl Eq for Struct {}
 
 impl fmt::Debug for Struct {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -55,27 +91,35 @@ impl Message for Struct {
         if tag != 1 {
             return prost::encoding::skip_field(wire_type, tag, buf, ctx);
         }
-        // A view of the request's buffer where it is one (tonic's is), not a copy.
-        let mut entry = prost::bytes::Bytes::new();
-        prost::encoding::bytes::merge(wire_type, &mut entry, buf, ctx).map_err(|mut e| {
-            // Where prost's own Struct says it failed.
-            e.push("Struct", "fields");
-            e
-        })?;
-        if check_entry(&entry) {
-            encode_key(1, WireType::LengthDelimited, &mut self.bytes);
-            encode_varint(entry.len() as u64, &mut self.bytes);
-            self.bytes.extend_from_slice(&entry);
-            return Ok(());
+        // The entry read where the buffer holds it whole (tonic's does), and taken as it is
+        // when it checks.
+        if wire_type == WireType::LengthDelimited {
+            let chunk = buf.chunk();
+            let mut rest = chunk;
+            if let Ok(len) = decode_varint(&mut rest)
+                && let Some(entry) = usize::try_from(len).ok().and_then(|n| rest.get(..n))
+                && self.written.push(entry)
+            {
+                encode_key(1, WireType::LengthDelimited, &mut self.bytes);
+                encode_varint(len, &mut self.bytes);
+                self.bytes.extend_from_slice(entry);
+                let read = chunk.len() - rest.len() + entry.len();
+                buf.advance(read);
+                return Ok(());
+            }
         }
-        // Bytes this reader does not take: prost's own reading decides, with its error, or
-        // with the entry in the form prost writes it (which this reader takes).
-        let mut one = Vec::with_capacity(entry.len() + 10);
-        encode_key(1, WireType::LengthDelimited, &mut one);
-        encode_varint(entry.len() as u64, &mut one);
-        one.extend_from_slice(&entry);
-        let canonical = prost_types::Struct::decode(one.as_slice())?;
-        canonical.encode_raw(&mut self.bytes);
+        // Anything else is read by prost's own Struct, from the buffer as it is (a length
+        // that runs past the entry reads on into what follows it, as in prost): it fails
+        // with prost's error, or gives the entry in the form prost writes it, which checks.
+        let mut canonical = prost_types::Struct::default();
+        canonical.merge_field(tag, wire_type, buf, ctx)?;
+        let canonical = canonical.encode_to_vec();
+        for f in fields(&canonical).flatten() {
+            if let (1, Field::Bytes(entry)) = f {
+                self.written.push(entry);
+            }
+        }
+        self.bytes.extend_from_slice(&canonical);
         Ok(())
     }
 
@@ -85,6 +129,60 @@ impl Message for Struct {
 
     fn clear(&mut self) {
         self.bytes.clear();
+        self.written = Written::default();
+    }
+}
+
+impl Written {
+    /// The entries of a Struct's bytes, written (for a Struct built here).
+    fn of(bytes: &[u8]) -> Written {
+        let mut w = Written::default();
+        for f in fields(bytes).flatten() {
+            if let (1, Field::Bytes(entry)) = f {
+                w.push(entry);
+            }
+        }
+        w
+    }
+
+    /// Writes a map entry's value, checking its bytes as prost would read them; `false`,
+    /// with nothing kept, at bytes prost would not take as they are.
+    fn push(&mut self, entry: &[u8]) -> bool {
+        let (keys, json) = (self.keys.len(), self.json.len());
+        // JSON takes about as many bytes as protobuf: room for it at once, not by doubling.
+        self.json.reserve(entry.len());
+        let mut w = Writer::new(&mut self.json);
+        let (key, value) = entry_parts(entry, &mut w.invalid);
+        w.value(&value);
+        if w.invalid {
+            self.json.truncate(json);
+            return false;
+        }
+        let fault = w.fault.map(|(path, n)| {
+            let path = path
+                .into_iter()
+                .map(|step| match step {
+                    Step::Key(k) => OwnedStep::Key(k.to_vec()),
+                    Step::Index(i) => OwnedStep::Index(i),
+                })
+                .collect();
+            Box::new((path, n))
+        });
+        self.keys.extend_from_slice(key);
+        self.members.push(Member {
+            key: keys..self.keys.len(),
+            json: json..self.json.len(),
+            fault,
+        });
+        true
+    }
+
+    fn key(&self, m: &Member) -> &[u8] {
+        &self.keys[m.key.clone()]
+    }
+
+    fn json(&self, m: &Member) -> &[u8] {
+        &self.json[m.json.clone()]
     }
 }
 
@@ -235,6 +333,7 @@ impl<'a> Pieces<'a> {
         PieceFields {
             current: fields(self.first.unwrap_or_default()),
             more: self.more.iter(),
+            bad: false,
         }
     }
 }
@@ -244,6 +343,8 @@ impl<'a> Pieces<'a> {
 struct PieceFields<'a, 'p> {
     current: Fields<'a>,
     more: std::slice::Iter<'p, &'a [u8]>,
+    /// Whether a piece's reading ended at bytes that are not a field.
+    bad: bool,
 }
 
 impl<'a> Iterator for PieceFields<'a, '_> {
@@ -251,8 +352,10 @@ impl<'a> Iterator for PieceFields<'a, '_> {
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
-            if let Some(Ok(field)) = self.current.next() {
-                return Some(field);
+            match self.current.next() {
+                Some(Ok(field)) => return Some(field),
+                Some(Err(())) => self.bad = true,
+                None => {}
             }
             self.current = fields(self.more.next()?);
         }
@@ -270,56 +373,87 @@ enum Kind<'a> {
     List(Pieces<'a>),
 }
 
-fn kind<'a>(pieces: &Pieces<'a>) -> Kind<'a> {
+/// A Value's kind; `invalid` set at bytes prost would not take (a member of the wrong wire
+/// type, a string that is not UTF-8, a message member given up for a later one that is bad).
+fn kind<'a>(pieces: &Pieces<'a>, invalid: &mut bool) -> Kind<'a> {
     let mut kind = Kind::Null;
-    for f in pieces.fields() {
+    let mut it = pieces.fields();
+    for f in &mut it {
         kind = match (f, kind) {
-            ((1, Field::Varint(_)), _) => Kind::Null,
-            ((2, Field::Fixed64(bits)), _) => Kind::Number(f64::from_bits(bits)),
-            ((3, Field::Bytes(s)), _) => Kind::Str(s),
-            ((4, Field::Varint(b)), _) => Kind::Bool(b != 0),
             ((5, Field::Bytes(s)), Kind::Struct(mut p)) => {
                 p.push(s);
                 Kind::Struct(p)
             }
-            ((5, Field::Bytes(s)), _) => Kind::Struct(Pieces::one(s)),
             ((6, Field::Bytes(l)), Kind::List(mut p)) => {
                 p.push(l);
                 Kind::List(p)
             }
-            ((6, Field::Bytes(l)), _) => Kind::List(Pieces::one(l)),
+            ((tag @ 1..=6, f), before) => {
+                let next = match (tag, f) {
+                    (1, Field::Varint(_)) => Kind::Null,
+                    (2, Field::Fixed64(bits)) => Kind::Number(f64::from_bits(bits)),
+                    (3, Field::Bytes(s)) => {
+                        *invalid |= !utf8(s);
+                        Kind::Str(s)
+                    }
+                    (4, Field::Varint(b)) => Kind::Bool(b != 0),
+                    (5, Field::Bytes(s)) => Kind::Struct(Pieces::one(s)),
+                    (6, Field::Bytes(l)) => Kind::List(Pieces::one(l)),
+                    _ => {
+                        *invalid = true;
+                        return Kind::Null;
+                    }
+                };
+                given_up(before, invalid);
+                next
+            }
             (_, kind) => kind,
         };
     }
+    *invalid |= it.bad;
     kind
 }
 
-/// A map entry's key (its last) and its value's pieces.
-fn entry_parts(entry: &[u8]) -> (&[u8], Pieces<'_>) {
+/// Checks the message a oneof gave up for a later member: prost read it all the same.
+fn given_up(before: Kind<'_>, invalid: &mut bool) {
+    let (pieces, check): (_, fn(&[u8]) -> bool) = match before {
+        Kind::Struct(p) => (p, check_entry),
+        Kind::List(p) => (p, check_value),
+        _ => return,
+    };
+    let mut all = pieces.first.into_iter().chain(pieces.more.iter().copied());
+    *invalid |= !all.all(|b| check_repeated(b, check));
+}
+
+/// A map entry's key (its last) and its value's pieces; `invalid` as for [`kind`].
+fn entry_parts<'a>(entry: &'a [u8], invalid: &mut bool) -> (&'a [u8], Pieces<'a>) {
     let mut key: &[u8] = b"";
     let mut value = Pieces::default();
-    for f in fields(entry).flatten() {
+    for f in fields(entry) {
         match f {
-            (1, Field::Bytes(k)) => key = k,
-            (2, Field::Bytes(v)) => value.push(v),
-            _ => {}
+            Ok((1, Field::Bytes(k))) => {
+                *invalid |= !utf8(k);
+                key = k;
+            }
+            Ok((2, Field::Bytes(v))) => value.push(v),
+            Ok((1 | 2, _)) | Err(()) => *invalid = true,
+            Ok(_) => {}
         }
     }
     (key, value)
-}
-
-/// The entries of a Struct given in pieces, in order.
-fn entries<'a, 'p>(pieces: &'p Pieces<'a>) -> impl Iterator<Item = (&'a [u8], Pieces<'a>)> + 'p {
-    pieces.fields().filter_map(|f| match f {
-        (1, Field::Bytes(entry)) => Some(entry_parts(entry)),
-        _ => None,
-    })
 }
 
 /// One step of a path into a Struct.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Step<'a> {
     Key(&'a [u8]),
+    Index(usize),
+}
+
+/// A [`Step`] kept with a written entry.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum OwnedStep {
+    Key(Vec<u8>),
     Index(usize),
 }
 
@@ -333,8 +467,29 @@ impl fmt::Display for Fault {
     }
 }
 
-/// Writes a Struct's pieces as JSON, members in key order, noting the number JSON cannot hold
-/// that a walk of sorted maps meets first.
+impl Fault {
+    fn at(path: &[OwnedStep], n: f64) -> Fault {
+        let mut at = String::new();
+        for step in path {
+            match step {
+                OwnedStep::Key(k) => {
+                    if !at.is_empty() {
+                        at.push('.');
+                    }
+                    at.push_str(&String::from_utf8_lossy(k));
+                }
+                OwnedStep::Index(i) => at.push_str(&format!("[{i}]")),
+            }
+        }
+        Fault(format!(
+            "{at}: invalid number {n}: JSON has no NaN or infinity"
+        ))
+    }
+}
+
+/// Writes a Value's pieces as JSON, members of objects in key order, noting the number JSON
+/// cannot hold that a walk of sorted maps meets first, and whether the bytes are ones prost
+/// would not take.
 ///
 /// Go's protobuf writes a map's entries in Go's map order, which differs from one marshal to
 /// the next: Crossplane sends the same function input in a different order with every request.
@@ -346,6 +501,7 @@ struct Writer<'a, 'o> {
     fault: Option<(Vec<Step<'a>>, f64)>,
     /// Lists for the members of the objects being written, reused.
     lists: Vec<Vec<(&'a [u8], Pieces<'a>)>>,
+    invalid: bool,
 }
 
 impl<'a, 'o> Writer<'a, 'o> {
@@ -355,86 +511,70 @@ impl<'a, 'o> Writer<'a, 'o> {
             path: Vec::new(),
             fault: None,
             lists: Vec::new(),
+            invalid: false,
         }
     }
 
-    /// An object: `fixed` string members first, then the entries whose keys they do not name.
-    fn object(&mut self, pieces: &Pieces<'a>, fixed: &[(&str, &str)]) {
+    fn object(&mut self, pieces: &Pieces<'a>) {
         self.out.push(b'{');
-        let mut first = true;
-        for (k, v) in fixed {
-            self.comma(&mut first);
-            string(self.out, k.as_bytes());
-            self.out.push(b':');
-            string(self.out, v.as_bytes());
-        }
         // Collected into a list kept from object to object (each nesting level its own), and
         // sorted unless already in key order (as prost writes them).
         let mut members = self.lists.pop().unwrap_or_default();
-        members.extend(entries(pieces));
+        let mut it = pieces.fields();
+        for f in &mut it {
+            match f {
+                (1, Field::Bytes(entry)) => members.push(entry_parts(entry, &mut self.invalid)),
+                (1, _) => self.invalid = true,
+                _ => {}
+            }
+        }
+        self.invalid |= it.bad;
         if !members.is_sorted_by(|a, b| a.0 <= b.0) {
             members.sort_by(|a, b| a.0.cmp(b.0));
         }
-        for (key, value) in members.drain(..) {
-            self.member(key, &value, fixed, &mut first);
+        for (i, (key, value)) in members.drain(..).enumerate() {
+            if i > 0 {
+                self.out.push(b',');
+            }
+            self.path.push(Step::Key(key));
+            string(self.out, key);
+            self.out.push(b':');
+            self.value(&value);
+            self.path.pop();
         }
         self.lists.push(members);
         self.out.push(b'}');
     }
 
-    /// One member of an object, unless `fixed` replaces it.
-    fn member(
-        &mut self,
-        key: &'a [u8],
-        value: &Pieces<'a>,
-        fixed: &[(&str, &str)],
-        first: &mut bool,
-    ) {
-        self.path.push(Step::Key(key));
-        if fixed.iter().any(|(k, _)| k.as_bytes() == key) {
-            // Replaced, but read all the same: a fault in it is still one.
-            let mark = self.out.len();
-            self.value(value);
-            self.out.truncate(mark);
-        } else {
-            self.comma(first);
-            string(self.out, key);
-            self.out.push(b':');
-            self.value(value);
-        }
-        self.path.pop();
-    }
-
-    fn comma(&mut self, first: &mut bool) {
-        if !*first {
-            self.out.push(b',');
-        }
-        *first = false;
-    }
-
     fn value(&mut self, pieces: &Pieces<'a>) {
-        match kind(pieces) {
+        match kind(pieces, &mut self.invalid) {
             Kind::Null => self.out.extend_from_slice(b"null"),
             Kind::Bool(b) => self
                 .out
                 .extend_from_slice(if b { b"true" } else { b"false" }),
             Kind::Str(s) => string(self.out, s),
             Kind::Number(n) => self.number(n),
-            Kind::Struct(pieces) => self.object(&pieces, &[]),
+            Kind::Struct(pieces) => self.object(&pieces),
             Kind::List(pieces) => {
                 self.out.push(b'[');
-                let items = pieces.fields().filter_map(|f| match f {
-                    (1, Field::Bytes(v)) => Some(v),
-                    _ => None,
-                });
-                for (i, item) in items.enumerate() {
-                    if i > 0 {
-                        self.out.push(b',');
+                let mut i = 0;
+                let mut it = pieces.fields();
+                for f in &mut it {
+                    match f {
+                        (1, Field::Bytes(item)) => {
+                            if i > 0 {
+                                self.out.push(b',');
+                            }
+                            self.path.push(Step::Index(i));
+                            self.value(&Pieces::one(item));
+                            self.path.pop();
+                            i += 1;
+                        }
+                        (1, _) => self.invalid = true,
+                        _ => {}
                     }
-                    self.path.push(Step::Index(i));
-                    self.value(&Pieces::one(item));
-                    self.path.pop();
                 }
+                self.invalid |= it.bad;
                 self.out.push(b']');
             }
         }
@@ -452,27 +592,6 @@ impl<'a, 'o> Writer<'a, 'o> {
         } else {
             let _ = serde_json::to_writer(&mut *self.out, &n);
         }
-    }
-
-    fn finish(self) -> Result<(), Fault> {
-        let Some((path, n)) = self.fault else {
-            return Ok(());
-        };
-        let mut at = String::new();
-        for step in path {
-            match step {
-                Step::Key(k) => {
-                    if !at.is_empty() {
-                        at.push('.');
-                    }
-                    at.push_str(&String::from_utf8_lossy(k));
-                }
-                Step::Index(i) => at.push_str(&format!("[{i}]")),
-            }
-        }
-        Err(Fault(format!(
-            "{at}: invalid number {n}: JSON has no NaN or infinity"
-        )))
     }
 }
 
@@ -532,28 +651,86 @@ fn escaped_from(s: &[u8], from: usize) -> Option<usize> {
 }
 
 impl Struct {
-    /// Writes the Struct as a JSON object: `fixed` string members first, in place of any
-    /// entries of those keys.
+    /// The entries as JSON: kept from decoding, or written now for a Struct built from JSON.
+    fn written(&self) -> Cow<'_, Written> {
+        if self.written.members.is_empty() && !self.bytes.is_empty() {
+            Cow::Owned(Written::of(&self.bytes))
+        } else {
+            Cow::Borrowed(&self.written)
+        }
+    }
+
+    /// Writes the Struct as a JSON object, members in key order: `fixed` string members
+    /// first, in place of any entries of those keys.
     ///
     /// # Errors
-    /// A number JSON cannot hold (protojson refuses it too), with its path.
+    /// A number JSON cannot hold (protojson refuses it too), with its path: the first a walk
+    /// of the members in key order meets.
     pub(crate) fn write_json(
         &self,
         out: &mut Vec<u8>,
         fixed: &[(&str, &str)],
     ) -> Result<(), Fault> {
-        let mut w = Writer::new(out);
-        w.object(&Pieces::one(&self.bytes), fixed);
-        w.finish()
+        let written = self.written();
+        let w = written.as_ref();
+        let mut order: Vec<&Member> = w.members.iter().collect();
+        if !order.is_sorted_by(|a, b| w.key(a) <= w.key(b)) {
+            order.sort_by(|a, b| w.key(a).cmp(w.key(b)));
+        }
+        out.push(b'{');
+        let mut first = true;
+        let mut comma = |out: &mut Vec<u8>| {
+            if !first {
+                out.push(b',');
+            }
+            first = false;
+        };
+        for (k, v) in fixed {
+            comma(out);
+            string(out, k.as_bytes());
+            out.push(b':');
+            string(out, v.as_bytes());
+        }
+        // A replaced member's fault is still one.
+        let mut fault: Option<(&[u8], &Unheld)> = None;
+        for m in order {
+            let key = w.key(m);
+            if let Some(f) = &m.fault
+                && fault.is_none_or(|(k, (at, _))| (key, &f.0) < (k, at))
+            {
+                fault = Some((key, f));
+            }
+            if fixed.iter().any(|(k, _)| k.as_bytes() == key) {
+                continue;
+            }
+            comma(out);
+            string(out, key);
+            out.push(b':');
+            out.extend_from_slice(w.json(m));
+        }
+        out.push(b'}');
+        match fault {
+            None => Ok(()),
+            Some((key, (at, n))) => {
+                let mut path = vec![OwnedStep::Key(key.to_vec())];
+                path.extend(at.iter().cloned());
+                Err(Fault::at(&path, *n))
+            }
+        }
     }
 
     /// What the member `key` holds (its last entry), when there is one.
     fn member(&self, key: &str) -> Option<Kind<'_>> {
-        let whole = Pieces::one(&self.bytes);
-        let (_, value) = entries(&whole)
+        let mut ignored = false;
+        let (_, value) = fields(&self.bytes)
+            .flatten()
+            .filter_map(|f| match f {
+                (1, Field::Bytes(entry)) => Some(entry_parts(entry, &mut ignored)),
+                _ => None,
+            })
             .filter(|(k, _)| *k == key.as_bytes())
             .last()?;
-        Some(kind(&value))
+        Some(kind(&value, &mut ignored))
     }
 
     /// Writes the member `key` as a JSON object, when it is one; `None` when it is not.
@@ -565,12 +742,18 @@ impl Struct {
         key: &str,
         out: &mut Vec<u8>,
     ) -> Option<Result<(), Fault>> {
-        let Some(Kind::Struct(pieces)) = self.member(key) else {
+        let written = self.written();
+        let w = written.as_ref();
+        let m = w.members.iter().rfind(|m| w.key(m) == key.as_bytes())?;
+        let json = w.json(m);
+        if json.first() != Some(&b'{') {
             return None;
-        };
-        let mut w = Writer::new(out);
-        w.object(&pieces, &[]);
-        Some(w.finish())
+        }
+        out.extend_from_slice(json);
+        Some(match &m.fault {
+            None => Ok(()),
+            Some(f) => Err(Fault::at(&f.0, f.1)),
+        })
     }
 
     /// The number of items of the member `key`, when it is a list.
@@ -592,7 +775,7 @@ impl Struct {
         let mut bytes = Vec::with_capacity(self.bytes.len() + value.bytes.len() + key.len() + 16);
         for f in fields(&self.bytes).flatten() {
             if let (1, Field::Bytes(entry)) = f
-                && entry_parts(entry).0 != key.as_bytes()
+                && entry_parts(entry, &mut false).0 != key.as_bytes()
             {
                 encode_key(1, WireType::LengthDelimited, &mut bytes);
                 encode_varint(entry.len() as u64, &mut bytes);
@@ -609,7 +792,10 @@ impl Struct {
         close(&mut bytes, s);
         close(&mut bytes, v);
         close(&mut bytes, entry);
-        Struct { bytes }
+        Struct {
+            bytes,
+            written: Written::default(),
+        }
     }
 }
 
@@ -674,7 +860,10 @@ impl<'de> Deserialize<'de> for Struct {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let mut bytes = Vec::new();
         d.deserialize_any(Top(&mut bytes))?;
-        Ok(Struct { bytes })
+        Ok(Struct {
+            bytes,
+            written: Written::default(),
+        })
     }
 }
 
@@ -970,6 +1159,39 @@ mod tests {
     }
 
     #[test]
+    fn damaged_bytes_read_as_prost_reads_them() {
+        // Valid documents, in Go's order, with a byte changed, dropped or added: whatever
+        // prost makes of them (a document, or its error), this type makes the same.
+        let mut rng = Rng(go_order::Rng(13));
+        let mut go = go_order::Rng(17);
+        let (mut taken, mut refused) = (0, 0);
+        for _ in 0..6000 {
+            let doc = rng.object(3);
+            let mut bytes = go_order::go_struct(&structs::from_json(&doc), &mut go);
+            if bytes.is_empty() {
+                continue;
+            }
+            for _ in 0..=rng.next(2) {
+                let at = rng.next(bytes.len() as u64) as usize;
+                let byte = u8::try_from(rng.next(256)).unwrap();
+                match rng.next(3) {
+                    0 => bytes[at] = byte,
+                    1 => drop(bytes.remove(at)),
+                    _ => bytes.insert(at, byte),
+                }
+            }
+            let (theirs, ours) = both(&bytes);
+            assert_eq!(ours, theirs, "{doc} {bytes:?}");
+            match ours {
+                Ok(_) => taken += 1,
+                Err(_) => refused += 1,
+            }
+        }
+        // Both outcomes are well represented.
+        assert!(taken > 250 && refused > 250, "{taken} {refused}");
+    }
+
+    #[test]
     fn the_same_content_in_any_order_is_the_same_text() {
         let mut rng = Rng(go_order::Rng(11));
         let mut go = go_order::Rng(5);
@@ -1185,6 +1407,22 @@ mod tests {
             entry("k", &[vec![0x2a, 0x05, 0x0a]]),
             vec![0x0a, 0x05, 0x0a],
             vec![0x08, 0x01],
+            // Bad bytes in a member a later one replaces: prost read them all the same.
+            entry("k", &[vec![0x1a, 0x02, 0xff, 0xfe, 0x08, 0x00]]),
+            entry(
+                "k",
+                &[vec![
+                    0x2a, 0x05, 0x0a, 0x03, 0x0a, 0x01, 0xff, 0x1a, 0x01, b's',
+                ]],
+            ),
+            entry("k", &[vec![0x32, 0x04, 0x0a, 0x02, 0x10, 0x01, 0x08, 0x00]]),
+            // Deep in a list, in an object.
+            entry(
+                "k",
+                &[vec![
+                    0x32, 0x09, 0x0a, 0x07, 0x2a, 0x05, 0x0a, 0x03, 0x0a, 0x01, 0xff,
+                ]],
+            ),
         ] {
             let (theirs, ours) = both(&bad);
             assert!(theirs.is_err(), "{bad:?}");
