@@ -29,7 +29,7 @@ const INT_LIMIT: f64 = 9_223_372_036_854_775_808.0;
 
 /// A `google.protobuf.Struct`: its `fields` entries (field 1), as encoded, and each entry's
 /// value as JSON, written while its bytes were checked.
-#[derive(Clone, Default)]
+#[derive(Default)]
 pub(crate) struct Struct {
     bytes: Vec<u8>,
     /// Empty for a Struct built here (from an answer's JSON, or by `with_member`), which is
@@ -57,6 +57,16 @@ struct Member {
 
 /// A number JSON cannot hold, and its path.
 type Unheld = (Vec<OwnedStep>, f64);
+
+/// A copy goes into a response, which needs the bytes only; its JSON is written again if asked.
+impl Clone for Struct {
+    fn clone(&self) -> Self {
+        Struct {
+            bytes: self.bytes.clone(),
+            written: Written::default(),
+        }
+    }
+}
 
 impl PartialEq for Struct {
     fn eq(&self, other: &Self) -> bool {
@@ -1142,6 +1152,12 @@ mod tests {
             // Read: the JSON a prost server writes.
             let (theirs, ours) = both(&bytes);
             assert_eq!(ours, theirs, "{doc}");
+            // A copy (which keeps only the bytes) writes the same text.
+            let decoded = Struct::decode(bytes.as_slice()).unwrap();
+            let (mut text, mut copied) = (Vec::new(), Vec::new());
+            let _ = decoded.write_json(&mut text, &[]);
+            let _ = decoded.clone().write_json(&mut copied, &[]);
+            assert_eq!(text, copied);
             // Written: bytes prost reads back as the document.
             let written = Struct::deserialize(&doc).unwrap();
             assert_eq!(
