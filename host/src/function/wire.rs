@@ -232,7 +232,7 @@ impl<'a> Iterator for Fields<'a> {
 }
 
 impl<'a> Fields<'a> {
-    #[inline]
+    #[inline(always)]
     fn read(&mut self) -> Result<(u32, Field<'a>), ()> {
         let key = varint(&mut self.rest)?;
         let tag = u32::try_from(key >> 3).map_err(|_| ())?;
@@ -360,6 +360,7 @@ struct PieceFields<'a, 'p> {
 impl<'a> Iterator for PieceFields<'a, '_> {
     type Item = (u32, Field<'a>);
 
+    #[inline(always)]
     fn next(&mut self) -> Option<Self::Item> {
         loop {
             match self.current.next() {
@@ -385,6 +386,7 @@ enum Kind<'a> {
 
 /// A Value's kind; `invalid` set at bytes prost would not take (a member of the wrong wire
 /// type, a string that is not UTF-8, a message member given up for a later one that is bad).
+#[inline(always)]
 fn kind<'a>(pieces: &Pieces<'a>, invalid: &mut bool) -> Kind<'a> {
     let mut kind = Kind::Null;
     let mut it = pieces.fields();
@@ -436,6 +438,7 @@ fn given_up(before: Kind<'_>, invalid: &mut bool) {
 }
 
 /// A map entry's key (its last) and its value's pieces; `invalid` as for [`kind`].
+#[inline(always)]
 fn entry_parts<'a>(entry: &'a [u8], invalid: &mut bool) -> (&'a [u8], Pieces<'a>) {
     let mut key: &[u8] = b"";
     let mut value = Pieces::default();
@@ -451,6 +454,31 @@ fn entry_parts<'a>(entry: &'a [u8], invalid: &mut bool) -> (&'a [u8], Pieces<'a>
         }
     }
     (key, value)
+}
+
+/// Keys in byte order, compared inline: most are a few bytes long, and differ in the first
+/// eight.
+#[inline(always)]
+fn key_order(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+    let word = |s: &[u8], i: usize| {
+        s.get(i..i + 8)
+            .map_or(0, |w| u64::from_be_bytes(w.try_into().unwrap_or_default()))
+    };
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + 8 <= n {
+        let (x, y) = (word(a, i), word(b, i));
+        if x != y {
+            return x.cmp(&y);
+        }
+        i += 8;
+    }
+    for (x, y) in a[i..n].iter().zip(&b[i..n]) {
+        if x != y {
+            return x.cmp(y);
+        }
+    }
+    a.len().cmp(&b.len())
 }
 
 /// One step of a path into a Struct.
@@ -539,8 +567,8 @@ impl<'a, 'o> Writer<'a, 'o> {
             }
         }
         self.invalid |= it.bad;
-        if !members.is_sorted_by(|a, b| a.0 <= b.0) {
-            members.sort_by(|a, b| a.0.cmp(b.0));
+        if !members.is_sorted_by(|a, b| key_order(a.0, b.0).is_le()) {
+            members.sort_by(|a, b| key_order(a.0, b.0));
         }
         for (i, (key, value)) in members.drain(..).enumerate() {
             if i > 0 {
@@ -641,23 +669,28 @@ fn string(out: &mut Vec<u8>, s: &[u8]) {
 fn escaped_from(s: &[u8], from: usize) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
-    // Whether a byte of `w` is zero: its high bit set in the result, for that byte and
-    // possibly the ones after it (which the byte-wise search below then sorts out).
-    let zero = |w: u64| w.wrapping_sub(ONES) & !w & HIGHS;
+    // The first byte of `w` (in memory order) to escape. Each test may also flag bytes after
+    // one it rightly flags (a borrow carries up), never before, so the lowest flag is exact.
+    let first = |w: u64| {
+        let zero = |w: u64| w.wrapping_sub(ONES) & !w & HIGHS;
+        // Bytes below 0x20, and bytes equal to '"' or '\\'.
+        let stops = (w.wrapping_sub(ONES * 0x20) & !w & HIGHS)
+            | zero(w ^ (ONES * u64::from(b'"')))
+            | zero(w ^ (ONES * u64::from(b'\\')));
+        (stops != 0).then(|| stops.trailing_zeros() as usize / 8)
+    };
     let mut i = from;
     while let Some(chunk) = s.get(i..i + 8) {
-        let w = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
-        // Bytes below 0x20, and bytes equal to '"' or '\\'.
-        let control = w.wrapping_sub(ONES * 0x20) & !w & HIGHS;
-        if control | zero(w ^ (ONES * u64::from(b'"'))) | zero(w ^ (ONES * u64::from(b'\\'))) != 0 {
-            break;
+        if let Some(at) = first(u64::from_le_bytes(chunk.try_into().unwrap_or_default())) {
+            return Some(i + at);
         }
         i += 8;
     }
-    s.get(i..)?
-        .iter()
-        .position(|&b| b < 0x20 || b == b'"' || b == b'\\')
-        .map(|p| i + p)
+    // The last bytes, fewer than eight, padded with spaces (which need no escaping).
+    let rest = s.get(i..).filter(|r| !r.is_empty())?;
+    let mut word = [b' '; 8];
+    word[..rest.len()].copy_from_slice(rest);
+    first(u64::from_le_bytes(word)).map(|at| i + at)
 }
 
 impl Struct {
@@ -1276,6 +1309,29 @@ mod tests {
                 .collect();
             for from in 0..=len {
                 assert_eq!(escaped_from(&s, from), naive(&s, from), "{s:?} {from}");
+            }
+        }
+    }
+
+    #[test]
+    fn keys_are_ordered_as_bytes_are() {
+        let mut rng = Rng(go_order::Rng(19));
+        let alphabet = b"aab\x00\x7f\x80\xff";
+        let mut key = || -> Vec<u8> {
+            (0..rng.next(20))
+                .map(|_| alphabet[rng.next(alphabet.len() as u64) as usize])
+                .collect()
+        };
+        for _ in 0..20_000 {
+            let (a, b) = (key(), key());
+            // Often one the other's prefix, or the same up to a late byte.
+            let c: Vec<u8> = a.iter().chain(&b).copied().collect();
+            for (x, y) in [(&a, &b), (&a, &c), (&c, &a), (&a, &a)] {
+                assert_eq!(
+                    key_order(x, y),
+                    x.as_slice().cmp(y.as_slice()),
+                    "{x:?} {y:?}"
+                );
             }
         }
     }
