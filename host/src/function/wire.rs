@@ -278,7 +278,8 @@ fn varint(bytes: &mut &[u8]) -> Result<u64, ()> {
     }
 }
 
-// What prost accepts, or stricter (anything stricter goes through prost, above).
+// What prost accepts, or stricter, for a oneof member a later one replaces: the walk that
+// writes an entry checks everything else it reads.
 
 fn check_entry(bytes: &[u8]) -> bool {
     fields(bytes).all(|f| match f {
