@@ -62,6 +62,28 @@ fn plainly_valid(t: &str) -> bool {
 
 /// The UTC year, month, day and second of the day of an RFC 3339 time.
 fn parse(t: &str) -> Option<(i64, i64, i64, i64)> {
+    let (secs, _) = instant(t)?;
+    // Back to a civil date in UTC.
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let mo = if mp < 10 { mp + 3 } else { mp - 9 };
+    let yr = yoe + era * 400 + i64::from(mo <= 2);
+    if !(0..=9999).contains(&yr) {
+        return None;
+    }
+    Some((yr, mo, d, rem))
+}
+
+/// The instant an RFC 3339 time names: seconds since the Unix epoch and the
+/// nanoseconds Go keeps (the first nine fraction digits), for comparing times
+/// as `time.Time.After` and `Equal` do.
+pub(crate) fn instant(t: &str) -> Option<(i64, u32)> {
     let b = t.as_bytes();
     let num = |r: std::ops::Range<usize>| -> Option<i64> {
         let s = t.get(r)?;
@@ -82,6 +104,7 @@ fn parse(t: &str) -> Option<(i64, i64, i64, i64)> {
     let (year, month, day) = (num(0..4)?, num(5..7)?, num(8..10)?);
     let (hour, minute, second) = (num(11..13)?, num(14..16)?, num(17..19)?);
     let mut i = 19;
+    let mut nanos = 0u32;
     if sep(i, b'.') {
         i += 1;
         let start = i;
@@ -90,6 +113,15 @@ fn parse(t: &str) -> Option<(i64, i64, i64, i64)> {
         }
         if i == start {
             return None;
+        }
+        // Go reads nine digits at most and drops the rest.
+        for k in 0..9 {
+            let digit = if start + k < i {
+                b[start + k] - b'0'
+            } else {
+                0
+            };
+            nanos = nanos * 10 + u32::from(digit);
         }
     }
     let offset = match b.get(i) {
@@ -127,21 +159,7 @@ fn parse(t: &str) -> Option<(i64, i64, i64, i64)> {
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     let days = era * 146_097 + doe - 719_468;
     let secs = days * 86_400 + hour * 3600 + minute * 60 + second.min(59) - offset * 60;
-    // And back to a civil date in UTC.
-    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let mo = if mp < 10 { mp + 3 } else { mp - 9 };
-    let yr = yoe + era * 400 + i64::from(mo <= 2);
-    if !(0..=9999).contains(&yr) {
-        return None;
-    }
-    Some((yr, mo, d, rem))
+    Some((secs, nanos))
 }
 
 #[cfg(test)]
@@ -174,6 +192,21 @@ mod tests {
         }
         assert!(plainly_valid("2024-01-01T00:00:00Z"));
         assert!(!plainly_valid("2024-02-29T00:00:00Z"));
+    }
+
+    #[test]
+    fn instants_keep_nine_fraction_digits_and_the_offset() {
+        use super::instant;
+        assert_eq!(instant("1970-01-01T00:00:00Z"), Some((0, 0)));
+        assert_eq!(
+            instant("1970-01-01T01:00:00.5+01:00"),
+            Some((0, 500_000_000))
+        );
+        assert_eq!(
+            instant("1970-01-01T00:00:01.1234567891Z"),
+            Some((1, 123_456_789))
+        );
+        assert_eq!(instant("1970-01-01T00:00:00"), None);
     }
 
     #[test]
