@@ -45,6 +45,18 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// The name this program was run by (`xprender`, or `crossplane` through a link of that name).
+fn program_name() -> String {
+    std::env::args_os()
+        .next()
+        .and_then(|a| {
+            std::path::Path::new(&a)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+        })
+        .unwrap_or_else(|| "xprender".to_owned())
+}
+
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();
     // Reading, checking and writing documents recurse once per level of nesting, and
@@ -53,6 +65,11 @@ fn main() -> ExitCode {
     match io::with_deep_stack(|| commands::run(cli)) {
         Ok(code) => code,
         Err(e) if stdout::is_broken_pipe(&e) => ExitCode::from(stdout::EXIT_BROKEN_PIPE),
+        Err(e) if e.is::<commands::CrossplaneFailed>() => {
+            // As kong prints a command's error: the program's name first.
+            eprintln!("{}: error: {e}", program_name());
+            ExitCode::from(commands::EXIT_RENDER)
+        }
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(commands::exit_code(&e))

@@ -101,10 +101,20 @@ fn unsupported_function_fails_naming_the_step() {
         "{err}"
     );
 
-    // --skip-unsupported renders the rest, with a warning (and a Result document).
+    // --skip-unsupported renders the rest, with a warning: a Result document (as crossplane
+    // render prints nothing on stderr), and on stderr with --crossplane-version v1.
     let mut skip = args.to_vec();
     skip.extend(["--skip-unsupported", "-r"]);
     let (code, out, err) = render(&skip);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
+    assert!(
+        out.contains(r#"message: 'pipeline step "render-templates""#),
+        "{out}"
+    );
+    let mut v1 = skip.clone();
+    v1.push("--crossplane-version=v1");
+    let (code, _, err) = render(&v1);
     assert_eq!(code, 0, "{err}");
     assert!(
         err.contains(r#"warning: pipeline step "render-templates""#),
@@ -269,4 +279,51 @@ spec:
     for needle in ["  flowLogs: true\n", "  subnets: 2\n", "  tier: standard\n"] {
         assert!(out.contains(needle), "{needle:?} not in {out}");
     }
+}
+
+/// Every case of `host/tests/data/crossplane-render/cases/`: `args` (`render`'s arguments, one a line, run
+/// in the case's directory), what `crossplane render` prints for it (`stdout`, `stderr`) and
+/// its exit code (`exit`). `case.md` says which behaviour the case holds and which
+/// `crossplane render` it follows. `UPDATE_GOLDEN=1` rewrites the three expectations.
+#[test]
+fn cases_print_what_crossplane_render_prints() {
+    let dir = root().join(DATA).join("cases");
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("args").is_file())
+        .collect();
+    names.sort();
+    assert!(names.len() >= 20, "cases missing under {}", dir.display());
+    let bless = std::env::var_os("UPDATE_GOLDEN").is_some();
+    let mut failures = Vec::new();
+    for case in &names {
+        let args: Vec<String> = std::fs::read_to_string(case.join("args"))
+            .unwrap()
+            .lines()
+            .filter(|l| !l.is_empty())
+            .map(str::to_owned)
+            .collect();
+        let (code, out, err) = run(xprender().current_dir(case).arg("render").args(&args));
+        let got = [
+            ("stdout", out),
+            ("stderr", err),
+            ("exit", format!("{code}\n")),
+        ];
+        for (file, text) in got {
+            let path = case.join(file);
+            if bless {
+                std::fs::write(&path, &text).unwrap();
+                continue;
+            }
+            let want = std::fs::read_to_string(&path).unwrap_or_default();
+            if want != text {
+                failures.push(format!(
+                    "{}/{file}:\n--- want\n{want}\n--- got\n{text}",
+                    case.file_name().unwrap().to_string_lossy()
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -44,6 +44,11 @@ pub(crate) struct PipelineOptions {
     pub(crate) result_steps: bool,
     /// The Output carries the Function context the pipeline ended with.
     pub(crate) include_context: bool,
+    /// `options.crossplane: "v2"`: the Output is what Crossplane v2's `crossplane render`
+    /// prints for a pipeline (`docs/render.md`, "Crossplane v2's render").
+    pub(crate) crossplane_v2: bool,
+    /// With `crossplane`: `v2`, the XR is printed with the input's spec and metadata (`-x`).
+    pub(crate) include_full_xr: bool,
 }
 
 pub(crate) fn decode_options(d: Dec, m: &Map, at: &At<'_>) -> Result<PipelineOptions> {
@@ -60,6 +65,21 @@ pub(crate) fn decode_options(d: Dec, m: &Map, at: &At<'_>) -> Result<PipelineOpt
         skip_unsupported: d.opt_bool(m, "skipUnsupported", at)?.unwrap_or(false),
         result_steps: d.opt_bool(m, "resultSteps", at)?.unwrap_or(false),
         include_context: d.opt_bool(m, "includeContext", at)?.unwrap_or(false),
+        include_full_xr: d.opt_bool(m, "includeFullXr", at)?.unwrap_or(false),
+        crossplane_v2: match d.opt_str(m, "crossplane", at)? {
+            None | Some("v1") => false,
+            Some("v2") => true,
+            Some(other) => {
+                return Err(Error::new(
+                    ErrorKind::InvalidRequest,
+                    format!(
+                        "options.crossplane: unsupported value {} (want \"v1\" or \"v2\")",
+                        quote(other)
+                    ),
+                )
+                .with_field_path("options.crossplane"));
+            }
+        },
     })
 }
 

@@ -147,6 +147,10 @@ impl Request {
             Value::Null => (Options::default(), Choices::default()),
             v => (decode_options(d, v)?, decode_choices(d, v)?),
         };
+        let choices = Choices {
+            crossplane_v2: opts.pipeline.crossplane_v2,
+            ..choices
+        };
         let functions = &opts.pipeline.functions;
         let r = crate::documents::resolve(documents, &choices, |composition| {
             super::functions::runs_environment_configs(composition, functions)
@@ -369,6 +373,7 @@ fn decode_choices(d: Dec, v: &Value) -> Result<Choices> {
         composition_name: d.opt_str(m, "compositionName", &at)?.map(str::to_owned),
         environment_pool,
         local_compositions: d.opt_bool(m, "localCompositions", &at)?.unwrap_or(false),
+        crossplane_v2: false,
     })
 }
 

@@ -67,7 +67,7 @@ fn set_str(m: &mut Map, key: &str, value: &str) {
 }
 
 /// Merges string entries into `metadata.labels` / `metadata.annotations`.
-fn add_entries(obj: &mut Value, map: &str, entries: &[(&str, &str)]) {
+pub(crate) fn add_entries(obj: &mut Value, map: &str, entries: &[(&str, &str)]) {
     if let Some(m) = metadata_mut(obj) {
         add_to(m, map, entries);
     }
@@ -218,6 +218,15 @@ pub(crate) fn render(cd: &mut Value, owner: &Owner, name: Option<&str>) -> Resul
         ],
     );
     add_controller_reference(m, owner).map_err(|e| e.wrap("cannot set controller reference"))
+}
+
+/// `meta.AddControllerReference` with a reference to the XR (nothing is written into a
+/// `metadata` that is not an object).
+pub(crate) fn add_controller_reference_to(cd: &mut Value, owner: &Owner) -> Result<()> {
+    match metadata_mut(cd) {
+        Some(m) => add_controller_reference(m, owner),
+        None => Ok(()),
+    }
 }
 
 /// `meta.AddControllerReference` with a reference to the XR, into the

@@ -18,6 +18,7 @@ mod output;
 mod pipeline;
 mod state;
 mod step;
+mod v2;
 mod validate;
 mod wire;
 
@@ -58,16 +59,23 @@ pub fn render(request: &Request) -> Result<Output> {
 
 fn compose(request: &Request) -> Result<Output> {
     let sem = semantics_of(request);
+    // `crossplane render` (v2) runs the pipeline on the XR as given: no pause check, and none
+    // of the XR controller's labels and defaults.
+    let v2 = is_v2(request, sem);
     // A paused XR is left exactly as it is: the reconciler stops before configuring it.
-    if metadata::meta_entry(&request.xr, "annotations", metadata::ANNOTATION_PAUSED) == "true" {
+    if !v2
+        && metadata::meta_entry(&request.xr, "annotations", metadata::ANNOTATION_PAUSED) == "true"
+    {
         return Ok(paused(request.xr.clone(), request.options.trace));
     }
     let mut xr = request.xr.clone();
     if let Some(schema) = &request.xrd_schema {
         crate::documents::defaults::apply_schema(&mut xr, schema);
     }
-    metadata::ensure_composite_label(&mut xr);
-    metadata::default_connection_secret_ref(&mut xr, &request.composition)?;
+    if !v2 {
+        metadata::ensure_composite_label(&mut xr);
+        metadata::default_connection_secret_ref(&mut xr, &request.composition)?;
+    }
 
     let mut wired = None;
     let plan = compiled::plan(request, sem, &mut wired)?;
@@ -80,7 +88,14 @@ fn compose(request: &Request) -> Result<Output> {
     let mut st = initial_state(request, sem, plan, state_xr);
     match plan {
         Plan::Resources(input) => run_input(&mut st, input)?,
-        Plan::Pipeline(steps) => pipeline::run(&mut st, steps)?,
+        Plan::Pipeline(steps) => pipeline::run(&mut st, steps).map_err(|e| {
+            // `crossplane render` wraps what stops its pipeline.
+            if v2 {
+                e.wrap("cannot render composite resource")
+            } else {
+                e
+            }
+        })?,
     }
     if request.options.output == step::Shape::Function {
         return Ok(step::output(st));
@@ -91,7 +106,24 @@ fn compose(request: &Request) -> Result<Output> {
     if st.native.failed_after_apply {
         return Ok(failed_after_apply_output(st));
     }
-    finish(st, input_xr)
+    match input_xr {
+        Some(input) if v2 => v2::finish(st, &input),
+        _ => finish(st, input_xr),
+    }
+}
+
+/// Whether the Output is what Crossplane v2's `crossplane render` prints: a Pipeline in
+/// function semantics (Crossplane v2 composes through functions alone).
+fn is_v2(request: &Request, sem: Semantics) -> bool {
+    request.options.pipeline.crossplane_v2
+        && sem == Semantics::Function
+        && request.options.output == step::Shape::Render
+        && request
+            .composition
+            .get("spec")
+            .and_then(|s| s.get("mode"))
+            .and_then(Value::as_str)
+            == Some("Pipeline")
 }
 
 /// The semantics a request renders with: as asked, else by the Composition's mode.
@@ -196,6 +228,7 @@ fn fatal_output(st: State<'_>, input_xr: Option<Value>) -> Output {
             .map(|t| t.iter().map(PatchTrace::to_value).collect()),
         environment: None,
         inputs: None,
+        composite_ready: None,
     }
 }
 
@@ -220,11 +253,12 @@ fn failed_after_apply_output(st: State<'_>) -> Output {
             .map(|t| t.iter().map(PatchTrace::to_value).collect()),
         environment: None,
         inputs: None,
+        composite_ready: None,
     }
 }
 
 /// The Function context for the Output, when the request asks for it.
-fn output_context(st: &State<'_>) -> Option<Value> {
+pub(super) fn output_context(st: &State<'_>) -> Option<Value> {
     st.request
         .options
         .pipeline
@@ -253,6 +287,7 @@ fn paused(xr: Value, trace: bool) -> Output {
         trace: trace.then(Vec::new),
         environment: None,
         inputs: None,
+        composite_ready: None,
     }
 }
 
@@ -313,6 +348,7 @@ fn finish(mut st: State<'_>, input_xr: Option<Value>) -> Result<Output> {
             .map(|t| t.iter().map(PatchTrace::to_value).collect()),
         environment: None,
         inputs: None,
+        composite_ready: None,
     })
 }
 
@@ -333,7 +369,7 @@ fn with_desired_status(mut xr: Value, desired_xr: &Value) -> Value {
 }
 
 /// Whether the composite is ready, and the Ready condition's message when not.
-fn composite_readiness(st: &State<'_>) -> (bool, Option<String>) {
+pub(super) fn composite_readiness(st: &State<'_>) -> (bool, Option<String>) {
     let mut unready: Vec<String> = st
         .resources
         .iter()

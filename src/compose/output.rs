@@ -118,6 +118,9 @@ pub struct Output {
     pub(crate) result_steps: bool,
     /// What a documents request chose (`inputs`); `None` for a request of the parts.
     pub(crate) inputs: Option<Value>,
+    /// A function step's explicit word on the XR's readiness (`compositeReady`):
+    /// function-patch-and-transform marks it unready when it held a resource back.
+    pub(crate) composite_ready: Option<bool>,
 }
 
 impl Output {
@@ -155,6 +158,7 @@ impl Output {
             context: None,
             result_steps: false,
             inputs: None,
+            composite_ready: None,
         };
         for (k, v) in members {
             match (k.as_str(), v) {
@@ -184,6 +188,7 @@ impl Output {
                     }
                 }
                 ("ready", Value::Bool(b)) => out.ready = b,
+                ("compositeReady", Value::Bool(b)) => out.composite_ready = Some(b),
                 ("results", Value::Array(rs)) => {
                     for r in rs {
                         out.results.push(Message::from_value(&r));
@@ -243,6 +248,10 @@ impl Output {
         }
         out.push_str("},\"ready\":");
         out.push_str(if self.ready { "true" } else { "false" });
+        if let Some(r) = self.composite_ready {
+            out.push_str(",\"compositeReady\":");
+            out.push_str(if r { "true" } else { "false" });
+        }
         out.push_str(",\"results\":[");
         for (i, m) in self.results.iter().enumerate() {
             if i > 0 {

@@ -122,6 +122,7 @@ pub(crate) fn output(st: super::State<'_>) -> super::Output {
             context: None,
             result_steps: st.request.options.pipeline.result_steps,
             inputs: None,
+            composite_ready: None,
         };
     }
     let ready = !st.function.held_back && st.resources.iter().all(|r| r.ready);
@@ -136,5 +137,7 @@ pub(crate) fn output(st: super::State<'_>) -> super::Output {
         context: None,
         result_steps: st.request.options.pipeline.result_steps,
         inputs: None,
+        // function-patch-and-transform marks the XR unready when it held a resource back.
+        composite_ready: st.function.held_back.then_some(false),
     }
 }

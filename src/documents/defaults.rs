@@ -5,7 +5,7 @@
 //! by its property's schema, by `additionalProperties` for other keys, by `items` in arrays. A
 //! default never replaces a value the XR sets.
 
-use crate::value::Value;
+use crate::value::{Map, Value};
 
 use super::classify::{at, str_at};
 
@@ -24,6 +24,66 @@ pub(crate) fn apply(xr: &mut Value, xrd: &Value) {
     if let Some(schema) = schema {
         apply_schema(xr, schema);
     }
+}
+
+/// Defaults `xr` as Crossplane v2's `crossplane render --xrd` does: by the CRD Crossplane
+/// derives from the XRD, which adds the XRD's `defaultCompositionUpdatePolicy` as the default
+/// of the XR's update policy (`spec.crossplane.compositionUpdatePolicy` for a v2 XRD,
+/// `spec.compositionUpdatePolicy` for a v1 or `LegacyCluster` one). An XR version the XRD
+/// does not define is an error, in Crossplane's words.
+pub(crate) fn apply_v2(xr: &mut Value, xrd: &Value) -> crate::error::Result<()> {
+    let api_version = str_at(xr, &["apiVersion"]).unwrap_or("").to_owned();
+    let group = str_at(xrd, &["spec", "group"]).unwrap_or("");
+    let version = at(xrd, &["spec", "versions"])
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .find(|v| str_at(v, &["name"]).is_some_and(|n| api_version == format!("{group}/{n}")));
+    let Some(version) = version else {
+        return Err(crate::error::Error::new(
+            crate::error::ErrorKind::Render,
+            format!(
+                "cannot default values for XR {}: the specified API version '{api_version}' does not exist in the XRD",
+                crate::go::quote(str_at(xr, &["metadata", "name"]).unwrap_or(""))
+            ),
+        ));
+    };
+    let mut schema = at(version, &["schema", "openAPIV3Schema"])
+        .cloned()
+        .unwrap_or_else(|| Value::Object(Map::new()));
+    if let Some(policy) =
+        at(xrd, &["spec", "defaultCompositionUpdatePolicy"]).filter(|p| p.as_str().is_some())
+    {
+        let v2 = str_at(xrd, &["apiVersion"]) == Some("apiextensions.crossplane.io/v2")
+            && str_at(xrd, &["spec", "scope"]) != Some("LegacyCluster");
+        let path: &[&str] = if v2 {
+            &["spec", "crossplane", "compositionUpdatePolicy"]
+        } else {
+            &["spec", "compositionUpdatePolicy"]
+        };
+        let mut node = Some(&mut schema);
+        for key in path {
+            node = node.and_then(|n| property(n, key));
+        }
+        if let Some(Value::Object(m)) = node {
+            m.set("default", policy.clone());
+        }
+    }
+    apply_schema(xr, &schema);
+    Ok(())
+}
+
+/// The schema of property `key` of an object schema, created when absent (`None` in a schema
+/// that is not an object: no default can be placed there).
+fn property<'a>(schema: &'a mut Value, key: &str) -> Option<&'a mut Value> {
+    let Value::Object(m) = schema else {
+        return None;
+    };
+    let Value::Object(props) = m.get_or_insert_with("properties", || Value::Object(Map::new()))
+    else {
+        return None;
+    };
+    Some(props.get_or_insert_with(key, || Value::Object(Map::new())))
 }
 
 /// Defaults `x` by an `openAPIV3Schema` given as it is (`crossplane render --xrd`).

@@ -41,6 +41,10 @@ pub(crate) struct Choices {
     /// references name the cluster's Compositions and revisions, so when only one Composition
     /// given suits the XR's type it is used whatever they name, and no revision is applied.
     pub(crate) local_compositions: bool,
+    /// `options.crossplane: "v2"`: the checks and defaults of Crossplane v2's `crossplane
+    /// render` (its Composition checks and texts, the XRD's default update policy, an XR
+    /// version the XRD lacks is an error, a Pipeline's `spec.environment` is not read).
+    pub(crate) crossplane_v2: bool,
 }
 
 /// What the documents resolved to: the classic request's parts and the `inputs` report.
@@ -75,13 +79,23 @@ pub(crate) fn resolve(
     let xrd_index = cat.find_xrd(xr_index);
     cat.mark_claim(xr_index);
     let mut xr = cat.docs[xr_index].clone();
+    if choices.crossplane_v2 {
+        select::crossplane_checks(&cat, &xr)?;
+    }
     if let Some(i) = xrd_index {
-        defaults::apply(&mut xr, &cat.docs[i]);
+        if choices.crossplane_v2 {
+            defaults::apply_v2(&mut xr, &cat.docs[i])?;
+        } else {
+            defaults::apply(&mut xr, &cat.docs[i]);
+        }
         cat.roles[i] = Role::Xrd;
     }
     let chosen = select::choose(&mut cat, &xr, xrd_index, choices)?;
     let composition = chosen.composition;
-    let to_pipeline = selects_environment(&composition);
+    // Crossplane v2 reads no environment for a Pipeline: that is function-environment-configs'
+    // job, which gets the EnvironmentConfigs given as required resources.
+    let to_pipeline =
+        selects_environment(&composition) || (choices.crossplane_v2 && is_pipeline(&composition));
     let (environment, extra_resources) = if to_pipeline {
         (None, environment::for_pipeline(&mut cat))
     } else {
@@ -139,6 +153,10 @@ pub(crate) fn resolve(
         connection_secret_keys,
         inputs: Value::Object(inputs),
     })
+}
+
+fn is_pipeline(composition: &Value) -> bool {
+    classify::str_at(composition, &["spec", "mode"]) == Some("Pipeline")
 }
 
 /// The XRD's `spec.connectionSecretKeys`, when it lists any.

@@ -36,8 +36,11 @@ pub(crate) fn pair(cat: &mut Catalog, xr: &Value, composition: &Value) -> Result
         report: Map::new(),
         secrets: Map::new(),
     };
+    // A Usage is a Crossplane object that Compositions compose like any other resource.
     let free = |cat: &Catalog, i: usize| {
-        matches!(cat.roles[i], Role::Unused(None)) && !is_crossplane_api(&cat.docs[i])
+        let d = &cat.docs[i];
+        matches!(cat.roles[i], Role::Unused(None))
+            && (!is_crossplane_api(d) || matches!(kind(d), "Usage" | "ClusterUsage"))
     };
     let named: Vec<(usize, String)> = (0..cat.docs.len())
         .filter(|&i| free(cat, i))

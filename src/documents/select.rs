@@ -99,6 +99,60 @@ pub(crate) fn require_any(cat: &Catalog) -> Result<()> {
     Ok(())
 }
 
+/// `crossplane render`'s checks of the one Composition it is given, in its order and words,
+/// before anything else is read: its `compositeTypeRef` against the XR's type, then the labels
+/// the XR's `compositionSelector` asks for (in key order: Go walks the map in random order).
+/// Several Compositions (or revisions) are chosen among by the rules of [`choose`] instead.
+pub(crate) fn crossplane_checks(cat: &Catalog, xr: &Value) -> Result<()> {
+    let compositions = cat.crossplane("Composition");
+    let ([only], true) = (
+        compositions.as_slice(),
+        cat.crossplane("CompositionRevision").is_empty(),
+    ) else {
+        return Ok(());
+    };
+    let comp = &cat.docs[*only];
+    let (api_version, kind) = xr_type(xr);
+    let (want_api_version, want_kind) = composite_type(comp);
+    if want_kind != kind {
+        return Err(render_error(format!(
+            "composition's compositeTypeRef.kind ({want_kind}) does not match XR's kind ({kind})"
+        )));
+    }
+    if want_api_version != api_version {
+        return Err(render_error(format!(
+            "composition's compositeTypeRef.apiVersion ({want_api_version}) does not match XR's apiVersion ({api_version})"
+        )));
+    }
+    let selector = xr_field(xr, &["compositionSelector", "matchLabels"]).and_then(Value::as_object);
+    let labels = at(comp, &["metadata", "labels"]);
+    for (key, want) in selector.into_iter().flatten() {
+        let name = crate::go::quote(name_of(comp));
+        let got = labels.and_then(|l| l.get(key));
+        let Some(got) = got else {
+            return Err(render_error(format!(
+                "composition {name} is missing required label {}",
+                crate::go::quote(key)
+            )));
+        };
+        let text = |v: &Value| v.as_str().unwrap_or_default().to_owned();
+        if got != want {
+            return Err(render_error(format!(
+                "composition {name} has incorrect value for label {}: want {}, got {}",
+                crate::go::quote(key),
+                crate::go::quote(&text(want)),
+                crate::go::quote(&text(got))
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// An error Crossplane reports before it renders anything (exit 1 in `crossplane render`).
+fn render_error(message: String) -> crate::error::Error {
+    crate::error::Error::new(crate::error::ErrorKind::Render, message)
+}
+
 /// The Compositions given; for a Composition known only by its revisions, its latest revision.
 fn candidates(cat: &mut Catalog) -> Vec<Candidate> {
     let mut out: Vec<Candidate> = cat

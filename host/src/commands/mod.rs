@@ -38,6 +38,19 @@ impl fmt::Display for RenderFailed {
 
 impl std::error::Error for RenderFailed {}
 
+/// A failure of a render answering as `crossplane render`, in its words: printed as
+/// `<program>: error: <message>`, exit 1.
+#[derive(Debug)]
+pub(crate) struct CrossplaneFailed(pub(crate) String);
+
+impl fmt::Display for CrossplaneFailed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for CrossplaneFailed {}
+
 pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Render(args) => render::run(&args),

@@ -31,6 +31,18 @@ pub(crate) enum SemanticsArg {
     Function,
 }
 
+/// Which `crossplane render` a render from files answers as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum CrossplaneVersion {
+    /// Crossplane v1 (v1.14 to v1.20): the XR with the spec fields the render changed and its
+    /// input status, claim labels and `generateName` on every composed resource, errors in
+    /// xprender's words.
+    V1,
+    /// Crossplane v2.2: the XR as the functions desired it, v2's composed-resource metadata
+    /// (namespaced XRs, observed identities), `crossplane render`'s errors and exit codes.
+    V2,
+}
+
 impl SemanticsArg {
     fn as_str(self) -> &'static str {
         match self {
@@ -154,6 +166,10 @@ pub(crate) struct RenderArgs {
     pub(crate) engine: Option<PathBuf>,
     #[command(flatten)]
     pub(crate) crossplane: super::crossplane_render::CrossplaneArgs,
+    /// Which `crossplane render` a Pipeline rendered from files answers as (host/README.md,
+    /// "`crossplane render` compatibility").
+    #[arg(long, value_enum, value_name = "VERSION", default_value_t = CrossplaneVersion::V2)]
+    pub(crate) crossplane_version: CrossplaneVersion,
     /// Validate the rendered XR and composed resources against their schemas: the CRDs of
     /// --crds and the XRDs among the XRD, COMPOSITION and --package documents. Problems go
     /// to stderr as `xprender validate` reports them, and fail the render (exit 1).
@@ -166,6 +182,15 @@ pub(crate) struct RenderArgs {
 
 pub(crate) fn run(args: &RenderArgs) -> anyhow::Result<ExitCode> {
     run::run(args)
+}
+
+impl RenderArgs {
+    /// Whether this render answers as Crossplane v2's `crossplane render`: from files, v2.
+    pub(crate) fn crossplane_v2(&self) -> bool {
+        self.crossplane_version == CrossplaneVersion::V2
+            && self.request.is_none()
+            && self.cluster.is_none()
+    }
 }
 
 /// `256MiB`, `64M`, `1GiB`, `1048576`.

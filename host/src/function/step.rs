@@ -184,6 +184,9 @@ pub(crate) struct Answer {
     composite: Option<wire::Struct>,
     #[serde(default, deserialize_with = "object")]
     environment: Option<wire::Struct>,
+    /// The step's word on the XR's readiness: `false` when it held a resource back.
+    #[serde(default)]
+    composite_ready: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -299,7 +302,12 @@ pub(crate) fn response(req: &RunFunctionRequest, answer: Answer) -> RunFunctionR
         composite: Some(Resource {
             resource: answer.composite,
             connection_details: details,
-            ready: 0,
+            // function-patch-and-transform marks the XR unready when it held a resource back.
+            ready: match answer.composite_ready {
+                Some(false) => READY_FALSE,
+                Some(true) => READY_TRUE,
+                None => 0,
+            },
         }),
         resources,
     });

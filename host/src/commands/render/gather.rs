@@ -81,6 +81,12 @@ pub(crate) fn from_files(args: &RenderArgs) -> anyhow::Result<Gathered> {
     if args.trace {
         options.insert("trace".into(), true.into());
     }
+    if args.crossplane_v2() {
+        options.insert("crossplane".into(), "v2".into());
+        if args.include_full_xr {
+            options.insert("includeFullXr".into(), true.into());
+        }
+    }
     let mut request = Map::new();
     request.insert("options".into(), Value::Object(options));
     args.crossplane.extend(&mut request)?;

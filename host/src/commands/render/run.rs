@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::gather::{self, Gathered, Source};
 use super::{OutputFormat, RenderArgs, engine, report, stream};
-use crate::commands::{EXIT_OK, EXIT_RENDER, RenderFailed};
+use crate::commands::{CrossplaneFailed, EXIT_OK, EXIT_RENDER, RenderFailed};
 use crate::io::{self, Doc, input_error};
 use crate::runtime::json::Json;
 use crate::runtime::{self, Limits};
@@ -45,8 +45,15 @@ pub(crate) fn run(args: &RenderArgs) -> anyhow::Result<ExitCode> {
             stderr.write_all(b"\n")?;
             return Ok(ExitCode::from(EXIT_RENDER));
         }
-        return Err(engine_error(&err.to_value(), &gathered.source));
+        let err = err.to_value();
+        if args.crossplane_v2() && err.get("kind").and_then(Value::as_str) != Some("InvalidRequest")
+        {
+            let message = err.get("message").and_then(Value::as_str).unwrap_or("");
+            return Err(CrossplaneFailed(message.to_owned()).into());
+        }
+        return Err(engine_error(&err, &gathered.source));
     }
+    let mut v2 = false;
     let order = match &gathered.source {
         Source::Parts { order } => order.clone(),
         Source::Documents {
@@ -65,10 +72,62 @@ pub(crate) fn run(args: &RenderArgs) -> anyhow::Result<ExitCode> {
                 );
             }
             report::check_unused(inputs, origins, observed, *strict)?;
-            chosen_order(inputs, compositions)
+            v2 = args.crossplane_v2()
+                && args.semantics != Some(super::SemanticsArg::Native)
+                && chosen(inputs, compositions).is_some_and(|c| {
+                    c.pointer("/spec/mode").and_then(Value::as_str) == Some("Pipeline")
+                });
+            chosen(inputs, compositions)
+                .map(stream::output_order)
+                .unwrap_or_default()
         }
     };
+    if v2 && args.output == OutputFormat::Yaml {
+        return print_v2(args, &gathered, doc, &order);
+    }
     print(args, &gathered, &response, doc, &order)
+}
+
+/// Prints the answer as Crossplane v2's `crossplane render` does: the stream alone, or its
+/// error for a Fatal result (nothing on stdout then). Warnings go only to `-r` documents.
+fn print_v2(
+    args: &RenderArgs,
+    gathered: &Gathered,
+    doc: Json<'_>,
+    order: &[String],
+) -> anyhow::Result<ExitCode> {
+    let fatal = doc
+        .get("results")
+        .into_iter()
+        .flat_map(Json::items)
+        .find(|r| r.get("severity").and_then(Json::as_str).as_deref() == Some("Fatal"));
+    if let Some(r) = fatal {
+        let text = |k: &str| r.get(k).and_then(Json::as_str).unwrap_or_default();
+        return Err(CrossplaneFailed(format!(
+            "cannot render composite resource: pipeline step {:?} returned a fatal result: {}",
+            text("step"),
+            text("message")
+        ))
+        .into());
+    }
+    let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout());
+    if args.validate {
+        let mut written = Vec::new();
+        stream::yaml_stream(doc, &gathered.xr, order, true, &mut written)?;
+        stream::write_extra_documents(doc, args, &mut written)?;
+        stdout.write_all(&written)?;
+        stdout.flush()?;
+        let written = String::from_utf8_lossy(&written);
+        if crate::commands::validate::check_rendered(&written, &validation_schemas(args)?)? {
+            return Err(RenderFailed("the rendered resources are not valid".into()).into());
+        }
+        return Ok(ExitCode::from(EXIT_OK));
+    }
+    // The engine wrote the XR as `crossplane render` prints it, `-x` included.
+    stream::yaml_stream(doc, &gathered.xr, order, true, &mut stdout)?;
+    stream::write_extra_documents(doc, args, &mut stdout)?;
+    stdout.flush()?;
+    Ok(ExitCode::from(EXIT_OK))
 }
 
 /// Prints the answer: the Output JSON, or the YAML stream with results and trace on stderr.
@@ -168,20 +227,19 @@ fn engine_error(err: &Value, source: &Source) -> anyhow::Error {
     }
 }
 
-/// The print order of the Composition (or revision) the engine chose, named in `inputs`; an
-/// engine that names none (an older or test build) is taken to have used the only one given.
-fn chosen_order(inputs: Option<Json<'_>>, compositions: &[Value]) -> Vec<String> {
+/// The Composition (or revision) the engine chose, named in `inputs`; an engine that names
+/// none (an older or test build) is taken to have used the only one given.
+fn chosen<'c>(inputs: Option<Json<'_>>, compositions: &'c [Value]) -> Option<&'c Value> {
     let named = inputs
         .and_then(|i| i.get("composition"))
         .and_then(Json::as_str);
-    let chosen = match (named, compositions) {
+    match (named, compositions) {
         (Some(name), _) => compositions
             .iter()
             .find(|c| c.pointer("/metadata/name").and_then(Value::as_str) == Some(&*name)),
         (None, [only]) => Some(only),
         (None, _) => None,
-    };
-    chosen.map(stream::output_order).unwrap_or_default()
+    }
 }
 
 /// Whether an Output has composed resources (a failed one has them only when they were applied).
