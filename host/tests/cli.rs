@@ -478,6 +478,7 @@ fn request_assembly_from_the_example() {
     assert_eq!(
         req["options"],
         json!({"xr": "XPostgreSQLInstance/orders-db", "semantics": "function", "trace": true,
+               "crossplane": "v2",
                "now": "2024-01-01T00:00:00Z", "resultSteps": true, "includeContext": true})
     );
 
@@ -496,6 +497,7 @@ fn request_assembly_from_the_example() {
     assert_eq!(
         req["options"],
         json!({"xr": "XPostgreSQLInstance/orders-db", "compositionName": "postgresql-aws",
+               "crossplane": "v2",
                "now": "2024-01-01T00:00:00Z", "resultSteps": true, "includeContext": true}),
         "{req}"
     );

@@ -28,8 +28,10 @@ pub(crate) fn apply(xr: &mut Value, xrd: &Value) {
 
 /// Defaults `xr` as Crossplane v2's `crossplane render --xrd` does: by the CRD Crossplane
 /// derives from the XRD, which adds the XRD's `defaultCompositionUpdatePolicy` as the default
-/// of the XR's update policy (`spec.crossplane.compositionUpdatePolicy` for a v2 XRD,
-/// `spec.compositionUpdatePolicy` for a v1 or `LegacyCluster` one). An XR version the XRD
+/// of the XR's update policy (`spec.crossplane.compositionUpdatePolicy` for a `Namespaced` or
+/// `Cluster` XRD, `spec.compositionUpdatePolicy` for a `LegacyCluster` one or one without a
+/// scope). Structural defaulting creates no parents: the first lands only in an XR that has
+/// `spec.crossplane`. An XR version the XRD
 /// does not define is an error, in Crossplane's words.
 pub(crate) fn apply_v2(xr: &mut Value, xrd: &Value) -> crate::error::Result<()> {
     let api_version = str_at(xr, &["apiVersion"]).unwrap_or("").to_owned();
@@ -54,8 +56,12 @@ pub(crate) fn apply_v2(xr: &mut Value, xrd: &Value) -> crate::error::Result<()> 
     if let Some(policy) =
         at(xrd, &["spec", "defaultCompositionUpdatePolicy"]).filter(|p| p.as_str().is_some())
     {
-        let v2 = str_at(xrd, &["apiVersion"]) == Some("apiextensions.crossplane.io/v2")
-            && str_at(xrd, &["spec", "scope"]) != Some("LegacyCluster");
+        // An XRD read from a file has no API server defaults: without a scope it is laid out
+        // as a LegacyCluster one.
+        let v2 = matches!(
+            str_at(xrd, &["spec", "scope"]),
+            Some("Namespaced" | "Cluster")
+        );
         let path: &[&str] = if v2 {
             &["spec", "crossplane", "compositionUpdatePolicy"]
         } else {

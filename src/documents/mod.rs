@@ -79,11 +79,16 @@ pub(crate) fn resolve(
     let xrd_index = cat.find_xrd(xr_index);
     cat.mark_claim(xr_index);
     let mut xr = cat.docs[xr_index].clone();
-    if choices.crossplane_v2 {
+    // `crossplane render` renders Pipelines only: classic Compositions keep v1's behaviour.
+    let v2 = choices.crossplane_v2 && {
+        let compositions = cat.crossplane("Composition");
+        !compositions.is_empty() && compositions.iter().all(|&i| is_pipeline(&cat.docs[i]))
+    };
+    if v2 {
         select::crossplane_checks(&cat, &xr)?;
     }
     if let Some(i) = xrd_index {
-        if choices.crossplane_v2 {
+        if v2 {
             defaults::apply_v2(&mut xr, &cat.docs[i])?;
         } else {
             defaults::apply(&mut xr, &cat.docs[i]);

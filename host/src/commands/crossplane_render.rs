@@ -50,11 +50,30 @@ pub(crate) struct CrossplaneArgs {
     /// containers, so they need no credentials.
     #[arg(long, value_name = "PATH")]
     pub(crate) function_credentials: Option<PathBuf>,
+    /// Accepted for `crossplane render` compatibility and ignored: OpenAPI schemas for
+    /// functions that ask for them; the emulated functions ask for none.
+    #[arg(long, short = 's', value_name = "DIR")]
+    pub(crate) required_schemas: Option<PathBuf>,
+    /// Accepted for `crossplane render` compatibility and ignored: annotations that choose
+    /// how Functions run (KEY=VALUE); no function runs in a container here.
+    #[arg(long, short = 'a', value_name = "KEY=VALUE")]
+    pub(crate) function_annotations: Vec<String>,
 }
 
 impl CrossplaneArgs {
     /// Notices for accepted flags that change nothing here.
     pub(crate) fn notices(&self) {
+        if self.required_schemas.is_some() {
+            eprintln!(
+                "notice: --required-schemas is ignored: the emulated functions ask for no schemas"
+            );
+        }
+        if !self.function_annotations.is_empty() {
+            eprintln!(
+                "notice: --function-annotations is ignored: xprender emulates the functions \
+                 in its sandbox and runs no containers"
+            );
+        }
         if self.function_credentials.is_some() {
             eprintln!(
                 "notice: --function-credentials is ignored: xprender emulates the functions \

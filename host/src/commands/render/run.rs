@@ -46,7 +46,8 @@ pub(crate) fn run(args: &RenderArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(EXIT_RENDER));
         }
         let err = err.to_value();
-        if args.crossplane_v2() && err.get("kind").and_then(Value::as_str) != Some("InvalidRequest")
+        if crossplane_errors(args, &gathered.source)
+            && err.get("kind").and_then(Value::as_str) != Some("InvalidRequest")
         {
             let message = err.get("message").and_then(Value::as_str).unwrap_or("");
             return Err(CrossplaneFailed(message.to_owned()).into());
@@ -86,6 +87,16 @@ pub(crate) fn run(args: &RenderArgs) -> anyhow::Result<ExitCode> {
         return print_v2(args, &gathered, doc, &order);
     }
     print(args, &gathered, &response, doc, &order)
+}
+
+/// Whether an error is reported in `crossplane render`'s words: a v2 render from files of
+/// Pipelines (classic Compositions, which `crossplane render` refuses, keep xprender's).
+fn crossplane_errors(args: &RenderArgs, source: &Source) -> bool {
+    args.crossplane_v2()
+        && matches!(source, Source::Documents { compositions, .. } if !compositions.is_empty()
+            && compositions.iter().all(|c| {
+                c.pointer("/spec/mode").and_then(Value::as_str) == Some("Pipeline")
+            }))
 }
 
 /// Prints the answer as Crossplane v2's `crossplane render` does: the stream alone, or its
