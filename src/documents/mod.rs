@@ -97,12 +97,21 @@ pub(crate) fn resolve(
     }
     let chosen = select::choose(&mut cat, &xr, xrd_index, choices)?;
     let composition = chosen.composition;
-    // Crossplane v2 reads no environment for a Pipeline: that is function-environment-configs'
-    // job, which gets the EnvironmentConfigs given as required resources.
-    let to_pipeline =
-        selects_environment(&composition) || (choices.crossplane_v2 && is_pipeline(&composition));
+    let to_pipeline = selects_environment(&composition);
     let (environment, extra_resources) = if to_pipeline {
         (None, environment::for_pipeline(&mut cat))
+    } else if v2 {
+        // Crossplane v2 does not read a Pipeline's `spec.environment` (selecting
+        // EnvironmentConfigs is function-environment-configs' job): the EnvironmentConfigs given
+        // are the environment as they are.
+        let mut bare = composition.clone();
+        if let Some(Value::Object(spec)) = bare.as_object_mut().and_then(|m| m.get_mut("spec")) {
+            spec.remove("environment");
+        }
+        (
+            environment::select(&mut cat, &bare, &xr, choices.environment_pool)?,
+            Vec::new(),
+        )
     } else {
         (
             environment::select(&mut cat, &composition, &xr, choices.environment_pool)?,

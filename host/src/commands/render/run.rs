@@ -94,9 +94,9 @@ pub(crate) fn run(args: &RenderArgs) -> anyhow::Result<ExitCode> {
 fn crossplane_errors(args: &RenderArgs, source: &Source) -> bool {
     args.crossplane_v2()
         && matches!(source, Source::Documents { compositions, .. } if !compositions.is_empty()
-            && compositions.iter().all(|c| {
-                c.pointer("/spec/mode").and_then(Value::as_str) == Some("Pipeline")
-            }))
+        && compositions.iter().all(|c| {
+            c.pointer("/spec/mode").and_then(Value::as_str) == Some("Pipeline")
+        }))
 }
 
 /// Prints the answer as Crossplane v2's `crossplane render` does: the stream alone, or its
