@@ -43,8 +43,17 @@ fn metadata_mut(obj: &mut Value) -> Option<&mut Map> {
     .as_object_mut()
 }
 
-/// Sets `metadata.<key>`; an empty value removes the field (`SetName("")`).
+/// Sets `metadata.<key>`; an empty value removes the field (`SetName("")`), and removing
+/// creates no `metadata` (`unstructured.RemoveNestedField`).
 pub(crate) fn set_meta_str(obj: &mut Value, key: &str, value: &str) {
+    if value.is_empty() {
+        if let Value::Object(root) = obj
+            && let Some(Value::Object(m)) = root.get_mut("metadata")
+        {
+            m.remove(key);
+        }
+        return;
+    }
     if let Some(m) = metadata_mut(obj) {
         set_str(m, key, value);
     }
@@ -52,7 +61,10 @@ pub(crate) fn set_meta_str(obj: &mut Value, key: &str, value: &str) {
 
 /// Sets `metadata.name` and `metadata.namespace`, as [`set_meta_str`] each.
 pub(crate) fn set_name_and_namespace(obj: &mut Value, name: &str, namespace: &str) {
-    if let Some(m) = metadata_mut(obj) {
+    if name.is_empty() && namespace.is_empty() {
+        set_meta_str(obj, "name", name);
+        set_meta_str(obj, "namespace", namespace);
+    } else if let Some(m) = metadata_mut(obj) {
         set_str(m, "name", name);
         set_str(m, "namespace", namespace);
     }
