@@ -190,8 +190,15 @@ fn answer(rsp: &RunFunctionResponse) -> Json {
             Some(prost_types::value::Kind::StructValue(s)) => Some(structs::to_json(s).unwrap()),
             _ => None,
         });
+    // The XR's readiness as the step states it: READY_TRUE 1, READY_FALSE 2, unspecified 0.
+    let composite_ready = match composite.ready {
+        1 => json!(true),
+        2 => json!(false),
+        _ => Json::Null,
+    };
     floats(&json!({
         "composite": json_of(composite.resource.as_ref()),
+        "compositeReady": composite_ready,
         "resources": resources,
         "connectionDetails": details,
         "results": results,
@@ -226,6 +233,7 @@ fn expected(output: &Json) -> Json {
         .collect();
     floats(&json!({
         "composite": output["composite"],
+        "compositeReady": output.get("compositeReady").cloned().unwrap_or(Json::Null),
         "resources": resources,
         "connectionDetails": output["connectionDetails"],
         "results": results,
