@@ -159,7 +159,7 @@ fn merged(
         if base.as_object().is_none() {
             return Err(fail(format!(
                 "cannot unmarshal default data: json: cannot unmarshal {} into Go value of type map[string]v1.JSON",
-                json_kind(&base)
+                base.json_kind()
             )));
         }
         deep_merge(&mut base, &merged);
@@ -456,19 +456,8 @@ fn config_data(c: &Value, path: &str) -> Result<Value> {
         Some(v) => Err(fail(format!(
             "cannot get data from environment config {}: json: cannot unmarshal {} into Go value of type map[string]interface {{}}",
             quote(cname),
-            json_kind(v)
+            v.json_kind()
         ))),
-    }
-}
-
-fn json_kind(v: &Value) -> &'static str {
-    match v {
-        Value::String(_) => "string",
-        Value::Bool(_) => "bool",
-        Value::Int(_) | Value::Float(_) => "number",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-        Value::Null => "null",
     }
 }
 

@@ -575,6 +575,21 @@ pub(crate) struct PtInput<'a> {
 }
 
 impl PtInput<'_> {
+    /// An input with nothing in it.
+    fn empty(base_path: String) -> Self {
+        PtInput {
+            base_path,
+            resources: Vec::new(),
+            patch_sets: Vec::new(),
+            environment_patches: Vec::new(),
+            default_data: None,
+            mode_resources: false,
+            connection_secret_ref: None,
+            undecodable: None,
+            validated: OnceLock::new(),
+        }
+    }
+
     /// The engine's validation (`check`) of this input, made once.
     pub(crate) fn validate(&self, check: fn(&PtInput<'_>) -> Result<()>) -> Result<()> {
         self.validated.get_or_init(|| check(self)).clone()
@@ -689,16 +704,20 @@ pub(crate) fn decode_composition(comp: &Value, sem: Semantics) -> Result<Plan<'_
                     if inp.get("apiVersion").and_then(Value::as_str) == Some(PT_API_VERSION)
                         && inp.get("kind").and_then(Value::as_str) == Some("Resources") =>
                 {
-                    let base = match sem {
-                        Semantics::Native => format!("spec.pipeline[{i}].input"),
-                        Semantics::Function => String::new(),
-                    };
-                    let mut input = decode_pt(d, inp, &At::Key(&at, "input"), base, sem, false)?;
-                    if sem == Semantics::Function {
-                        input.undecodable =
-                            super::members::check_input(inp, &format!("{at}.input")).err();
-                    }
-                    Some(input)
+                    let iat = At::Key(&at, "input");
+                    Some(match sem {
+                        Semantics::Native => {
+                            let base = format!("spec.pipeline[{i}].input");
+                            decode_pt(d, inp, &iat, base, sem, false)?
+                        }
+                        Semantics::Function => {
+                            let undecodable = super::members::check_input(inp, &iat.to_string());
+                            function_input(
+                                decode_pt(d, inp, &iat, String::new(), sem, false),
+                                undecodable,
+                            )?
+                        }
+                    })
                 }
                 _ => None,
             };
@@ -726,12 +745,29 @@ pub(crate) fn decode_composition(comp: &Value, sem: Semantics) -> Result<Plan<'_
         Semantics::Native => "spec".to_owned(),
         Semantics::Function => String::new(),
     };
-    let mut input = decode_pt(d, spec, &spec_at, base, sem, true)?;
+    let decoded = decode_pt(d, spec, &spec_at, base, sem, true);
+    let mut input = match sem {
+        Semantics::Native => decoded?,
+        Semantics::Function => function_input(
+            decoded,
+            super::members::check_classic(spec, &spec_at.to_string()),
+        )?,
+    };
     input.mode_resources = true;
-    if sem == Semantics::Function {
-        input.undecodable = super::members::check_classic(spec, &spec_at.to_string()).err();
-    }
     Ok(Plan::Resources(Box::new(input)))
+}
+
+/// A function input as the engine decoded it and as function-patch-and-transform's
+/// Go types take it. When those reject it the step fails on that alone, whatever
+/// the engine made of the input: an input it cannot read is then an empty one.
+fn function_input<'a>(decoded: Result<PtInput<'a>>, go: Result<()>) -> Result<PtInput<'a>> {
+    let mut input = match (decoded, &go) {
+        (Ok(input), _) => input,
+        (Err(_), Err(_)) => PtInput::empty(String::new()),
+        (Err(e), Ok(())) => return Err(e),
+    };
+    input.undecodable = go.err();
+    Ok(input)
 }
 
 fn empty_map() -> &'static Map {
@@ -796,15 +832,12 @@ fn decode_pt<'a>(
         }
     }
     Ok(PtInput {
-        base_path,
         resources,
         patch_sets,
         environment_patches,
         default_data,
-        mode_resources: false,
         connection_secret_ref,
-        undecodable: None,
-        validated: OnceLock::new(),
+        ..PtInput::empty(base_path)
     })
 }
 

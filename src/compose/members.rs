@@ -1,64 +1,79 @@
-//! function-patch-and-transform's input decoding: the members each of its Go types knows.
+//! function-patch-and-transform's input decoding: each of its Go types and the members it knows.
 //!
-//! The function decodes its `Resources` input into Go structs with a decoder
-//! that rejects any member a struct does not declare, before any validation.
-//! Members are visited as the input's JSON text orders them (keys sorted, depth
-//! first), so the first unknown one found here is the one the function names.
+//! function-sdk-go decodes the `Resources` input into these Go structs (go-json-experiment's
+//! `json.Unmarshal` with `RejectUnknownMembers`) before any validation. Members are visited as
+//! the input's JSON text orders them (protojson sorts a `Struct`'s keys; depth first), and the
+//! first member a struct does not declare, or whose value its Go type cannot hold, is the one the
+//! function names. `null` is every Go type's zero value here.
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::go::json_experiment::{int_cause, unmarshal_error};
 use crate::go::quote;
-use crate::value::{Map, Value};
+use crate::value::{Map, Value, go_json_float};
 
-/// What a member holds.
+/// A member's Go type, as the decoder sees it.
 #[derive(Clone, Copy)]
-enum Shape {
-    /// A scalar, or JSON the function keeps raw (a base template, map values).
-    Any,
-    /// One struct.
+enum Go {
+    /// Any JSON: kept raw (`extv1.JSON`, `runtime.RawExtension`), or a type not modelled here.
+    Raw,
+    /// A string, or a named string type (`v1beta1.PatchType`), or a pointer to one.
+    Str(&'static str),
+    /// A signed 64-bit integer (`int64`, or `int`), or a pointer to one.
+    Int(&'static str),
+    /// A struct, or a pointer to one.
     One(&'static Type),
-    /// A list of structs.
+    /// A slice of structs.
     List(&'static Type),
+    /// `[]string`.
+    Strings,
+    /// `map[string]string`.
+    StringMap,
+    /// `*MapTransform`, whose `UnmarshalJSON` hands the pairs to `encoding/json`.
+    Pairs,
 }
 
 /// A Go struct: its name as `%T` prints it and its JSON members.
 struct Type {
     go: &'static str,
-    members: &'static [(&'static str, Shape)],
+    members: &'static [(&'static str, Go)],
 }
 
-use Shape::{Any, List, One};
+use Go::{Int, List, One, Pairs, Raw, Str, StringMap, Strings};
+
+/// `string` (or `*string`), the most common member type.
+const STRING: Go = Str("string");
 
 const RESOURCES: Type = Type {
     go: "v1beta1.Resources",
     members: &[
-        ("apiVersion", Any),
+        ("apiVersion", STRING),
         ("environment", One(&ENVIRONMENT)),
-        ("kind", Any),
+        ("kind", STRING),
         ("metadata", One(&OBJECT_META)),
         ("patchSets", List(&PATCH_SET)),
         ("resources", List(&COMPOSED_TEMPLATE)),
-        ("writeConnectionSecretToRef", Any),
+        ("writeConnectionSecretToRef", Raw),
     ],
 };
 
 const OBJECT_META: Type = Type {
     go: "v1.ObjectMeta",
     members: &[
-        ("annotations", Any),
-        ("creationTimestamp", Any),
-        ("deletionGracePeriodSeconds", Any),
-        ("deletionTimestamp", Any),
-        ("finalizers", Any),
-        ("generateName", Any),
-        ("generation", Any),
-        ("labels", Any),
-        ("managedFields", Any),
-        ("name", Any),
-        ("namespace", Any),
-        ("ownerReferences", Any),
-        ("resourceVersion", Any),
-        ("selfLink", Any),
-        ("uid", Any),
+        ("annotations", StringMap),
+        ("creationTimestamp", Raw),
+        ("deletionGracePeriodSeconds", Int("int64")),
+        ("deletionTimestamp", Raw),
+        ("finalizers", Strings),
+        ("generateName", STRING),
+        ("generation", Int("int64")),
+        ("labels", StringMap),
+        ("managedFields", Raw),
+        ("name", STRING),
+        ("namespace", STRING),
+        ("ownerReferences", Raw),
+        ("resourceVersion", STRING),
+        ("selfLink", STRING),
+        ("uid", Str("types.UID")),
     ],
 };
 
@@ -69,28 +84,28 @@ const ENVIRONMENT: Type = Type {
 
 const PATCH_SET: Type = Type {
     go: "v1beta1.PatchSet",
-    members: &[("name", Any), ("patches", List(&PATCH_SET_PATCH))],
+    members: &[("name", STRING), ("patches", List(&PATCH_SET_PATCH))],
 };
 
 const COMPOSED_TEMPLATE: Type = Type {
     go: "v1beta1.ComposedTemplate",
     members: &[
-        ("base", Any),
+        ("base", Raw),
         ("connectionDetails", List(&CONNECTION_DETAIL)),
-        ("name", Any),
+        ("name", STRING),
         ("patches", List(&COMPOSED_PATCH)),
         ("readinessChecks", List(&READINESS_CHECK)),
     ],
 };
 
 /// The members of `Patch`, which the three patch types inline.
-const PATCH: [(&str, Shape); 6] = [
+const PATCH: [(&str, Go); 6] = [
     ("combine", One(&COMBINE)),
-    ("fromFieldPath", Any),
+    ("fromFieldPath", STRING),
     ("policy", One(&PATCH_POLICY)),
-    ("toFieldPath", Any),
+    ("toFieldPath", STRING),
     ("transforms", List(&TRANSFORM)),
-    ("type", Any),
+    ("type", Str("v1beta1.PatchType")),
 ];
 
 const COMPOSED_PATCH: Type = Type {
@@ -98,7 +113,7 @@ const COMPOSED_PATCH: Type = Type {
     members: &[
         PATCH[0],
         PATCH[1],
-        ("patchSetName", Any),
+        ("patchSetName", STRING),
         PATCH[2],
         PATCH[3],
         PATCH[4],
@@ -119,7 +134,7 @@ const ENVIRONMENT_PATCH: Type = Type {
 const COMBINE: Type = Type {
     go: "v1beta1.Combine",
     members: &[
-        ("strategy", Any),
+        ("strategy", Str("v1beta1.CombineStrategy")),
         ("string", One(&STRING_COMBINE)),
         ("variables", List(&COMBINE_VARIABLE)),
     ],
@@ -127,17 +142,20 @@ const COMBINE: Type = Type {
 
 const COMBINE_VARIABLE: Type = Type {
     go: "v1beta1.CombineVariable",
-    members: &[("fromFieldPath", Any)],
+    members: &[("fromFieldPath", STRING)],
 };
 
 const STRING_COMBINE: Type = Type {
     go: "v1beta1.StringCombine",
-    members: &[("fmt", Any)],
+    members: &[("fmt", STRING)],
 };
 
 const PATCH_POLICY: Type = Type {
     go: "v1beta1.PatchPolicy",
-    members: &[("fromFieldPath", Any), ("toFieldPath", Any)],
+    members: &[
+        ("fromFieldPath", Str("v1beta1.FromFieldPathPolicy")),
+        ("toFieldPath", Str("v1beta1.ToFieldPathPolicy")),
+    ],
 };
 
 const TRANSFORM: Type = Type {
@@ -145,24 +163,27 @@ const TRANSFORM: Type = Type {
     members: &[
         ("convert", One(&CONVERT)),
         // The map's pairs are inlined: any key is a pair.
-        ("map", Any),
+        ("map", Pairs),
         ("match", One(&MATCH)),
         ("math", One(&MATH)),
-        ("string", One(&STRING)),
-        ("type", Any),
+        ("string", One(&STRING_TRANSFORM)),
+        ("type", Str("v1beta1.TransformType")),
     ],
 };
 
 const CONVERT: Type = Type {
     go: "v1beta1.ConvertTransform",
-    members: &[("format", Any), ("toType", Any)],
+    members: &[
+        ("format", Str("v1beta1.ConvertTransformFormat")),
+        ("toType", Str("v1beta1.TransformIOType")),
+    ],
 };
 
 const MATCH: Type = Type {
     go: "v1beta1.MatchTransform",
     members: &[
-        ("fallbackTo", Any),
-        ("fallbackValue", Any),
+        ("fallbackTo", Str("v1beta1.MatchFallbackTo")),
+        ("fallbackValue", Raw),
         ("patterns", List(&MATCH_PATTERN)),
     ],
 };
@@ -170,76 +191,79 @@ const MATCH: Type = Type {
 const MATCH_PATTERN: Type = Type {
     go: "v1beta1.MatchTransformPattern",
     members: &[
-        ("literal", Any),
-        ("regexp", Any),
-        ("result", Any),
-        ("type", Any),
+        ("literal", STRING),
+        ("regexp", STRING),
+        ("result", Raw),
+        ("type", Str("v1beta1.MatchTransformPatternType")),
     ],
 };
 
 const MATH: Type = Type {
     go: "v1beta1.MathTransform",
     members: &[
-        ("clampMax", Any),
-        ("clampMin", Any),
-        ("multiply", Any),
-        ("type", Any),
+        ("clampMax", Int("int64")),
+        ("clampMin", Int("int64")),
+        ("multiply", Int("int64")),
+        ("type", Str("v1beta1.MathTransformType")),
     ],
 };
 
-const STRING: Type = Type {
+const STRING_TRANSFORM: Type = Type {
     go: "v1beta1.StringTransform",
     members: &[
-        ("convert", Any),
-        ("fmt", Any),
+        ("convert", Str("v1beta1.StringConversionType")),
+        ("fmt", STRING),
         ("join", One(&STRING_JOIN)),
         ("regexp", One(&STRING_REGEXP)),
         ("replace", One(&STRING_REPLACE)),
-        ("trim", Any),
-        ("type", Any),
+        ("trim", STRING),
+        ("type", Str("v1beta1.StringTransformType")),
     ],
 };
 
 const STRING_JOIN: Type = Type {
     go: "v1beta1.StringTransformJoin",
-    members: &[("separator", Any)],
+    members: &[("separator", STRING)],
 };
 
 const STRING_REGEXP: Type = Type {
     go: "v1beta1.StringTransformRegexp",
-    members: &[("group", Any), ("match", Any)],
+    members: &[("group", Int("int")), ("match", STRING)],
 };
 
 const STRING_REPLACE: Type = Type {
     go: "v1beta1.StringTransformReplace",
-    members: &[("replace", Any), ("search", Any)],
+    members: &[("replace", STRING), ("search", STRING)],
 };
 
 const CONNECTION_DETAIL: Type = Type {
     go: "v1beta1.ConnectionDetail",
     members: &[
-        ("fromConnectionSecretKey", Any),
-        ("fromFieldPath", Any),
-        ("name", Any),
-        ("type", Any),
-        ("value", Any),
+        ("fromConnectionSecretKey", STRING),
+        ("fromFieldPath", STRING),
+        ("name", STRING),
+        ("type", Str("v1beta1.ConnectionDetailType")),
+        ("value", STRING),
     ],
 };
 
 const READINESS_CHECK: Type = Type {
     go: "v1beta1.ReadinessCheck",
     members: &[
-        ("fieldPath", Any),
+        ("fieldPath", STRING),
         ("matchCondition", One(&MATCH_CONDITION)),
-        ("matchInteger", Any),
-        ("matchString", Any),
-        ("type", Any),
+        ("matchInteger", Int("int64")),
+        ("matchString", STRING),
+        ("type", Str("v1beta1.ReadinessCheckType")),
     ],
 };
 
 const MATCH_CONDITION: Type = Type {
     go: "v1beta1.MatchConditionReadinessCheck",
-    members: &[("status", Any), ("type", Any)],
+    members: &[
+        ("status", Str("v1.ConditionStatus")),
+        ("type", Str("v1.ConditionType")),
+    ],
 };
 
 /// A pipeline step's whole `Resources` input.
@@ -251,7 +275,7 @@ pub(super) fn check_input(input: &Map, at: &str) -> Result<()> {
 /// that become the input (`environment.patches`, `patchSets`, `resources`).
 pub(super) fn check_classic(spec: &Map, at: &str) -> Result<()> {
     for (k, v) in spec {
-        let shape = match k.as_str() {
+        let go = match k.as_str() {
             "patchSets" => List(&PATCH_SET),
             "resources" => List(&COMPOSED_TEMPLATE),
             "environment" => match v.get("patches") {
@@ -264,7 +288,7 @@ pub(super) fn check_classic(spec: &Map, at: &str) -> Result<()> {
             },
             _ => continue,
         };
-        check(shape, v, At::Key(&At::Root(at), k))?;
+        check(go, v, At::Key(&At::Root(at), k))?;
     }
     Ok(())
 }
@@ -288,45 +312,86 @@ impl std::fmt::Display for At<'_> {
     }
 }
 
-fn check(shape: Shape, v: &Value, at: At<'_>) -> Result<()> {
-    match (shape, v) {
+/// Decodes `v` into `go` as the decoder would, up to the first error.
+fn check(go: Go, v: &Value, at: At<'_>) -> Result<()> {
+    match (go, v) {
+        (_, Value::Null) | (Raw, _) | (Str(_), Value::String(_)) | (Pairs, Value::Object(_)) => {
+            Ok(())
+        }
+        (Int(name), Value::Int(_) | Value::Float(_)) => match int_cause(&number_text(v)) {
+            None => Ok(()),
+            Some(cause) => Err(mistyped(v, name, Some(&cause), at)),
+        },
         (One(t), Value::Object(m)) => check_struct(t, m, at),
-        (List(t), Value::Array(items)) => {
-            for (i, item) in items.iter().enumerate() {
-                if let Value::Object(m) = item {
-                    check_struct(t, m, At::Index(&at, i))?;
-                }
+        (List(t), Value::Array(items)) => each(One(t), items, at),
+        (Strings, Value::Array(items)) => each(STRING, items, at),
+        (StringMap, Value::Object(m)) => {
+            for (k, v) in m {
+                check(STRING, v, At::Key(&at, k))?;
             }
             Ok(())
         }
-        // Other shapes fail (or not) in the typed decoding that follows.
-        _ => Ok(()),
+        // The method decodes with `encoding/json`, whose error the decoder wraps.
+        (Pairs, _) => {
+            let cause = format!(
+                "json: cannot unmarshal {} into Go value of type map[string]v1.JSON",
+                v.json_kind()
+            );
+            Err(mistyped(v, "v1beta1.MapTransform", Some(&cause), at))
+        }
+        (List(t), _) => Err(mistyped(v, &format!("[]{}", t.go), None, at)),
+        (One(t), _) => Err(mistyped(v, t.go, None, at)),
+        (Str(name) | Int(name), _) => Err(mistyped(v, name, None, at)),
+        (Strings, _) => Err(mistyped(v, "[]string", None, at)),
+        (StringMap, _) => Err(mistyped(v, "map[string]string", None, at)),
     }
 }
 
-fn check_struct(t: &Type, m: &Map, at: At<'_>) -> Result<()> {
-    for (k, v) in m {
-        let Some(&(_, shape)) = t.members.iter().find(|(name, _)| name == k) else {
-            return Err(unknown(t, k, at));
-        };
-        check(shape, v, At::Key(&at, k))?;
+fn each(go: Go, items: &[Value], at: At<'_>) -> Result<()> {
+    for (i, item) in items.iter().enumerate() {
+        check(go, item, At::Index(&at, i))?;
     }
     Ok(())
 }
 
-/// The Fatal text: the SDK's and the decoder's wrapping around the unknown name.
-fn unknown(t: &Type, name: &str, at: At<'_>) -> Error {
+fn check_struct(t: &Type, m: &Map, at: At<'_>) -> Result<()> {
+    for (k, v) in m {
+        let Some(&(_, go)) = t.members.iter().find(|(name, _)| name == k) else {
+            let unknown = format!("unknown name {}", quote(k));
+            let detail = unmarshal_error(None, t.go, Some(&unknown));
+            return Err(undecodable(&detail, format!("{at}.{k}")));
+        };
+        check(go, v, At::Key(&at, k))?;
+    }
+    Ok(())
+}
+
+/// The text of a number as it reaches the decoder: a `Struct` holds a
+/// float64, which protojson writes as `encoding/json` writes floats.
+fn number_text(v: &Value) -> String {
+    match v {
+        #[allow(clippy::cast_precision_loss)] // the Struct's float64 rounds it
+        Value::Int(i) => go_json_float(*i as f64),
+        Value::Float(f) => go_json_float(*f),
+        _ => String::new(),
+    }
+}
+
+fn mistyped(v: &Value, go: &str, cause: Option<&str>, at: At<'_>) -> Error {
+    let detail = unmarshal_error(Some(v.json_kind()), go, cause);
+    undecodable(&detail, at.to_string())
+}
+
+/// The Fatal text: the SDK's and the function's wrapping around the decoder's error.
+fn undecodable(detail: &str, field_path: String) -> Error {
     Error::new(
         ErrorKind::InvalidComposition,
         format!(
             "cannot get Function input: cannot get function input *v1beta1.Resources from *v1.RunFunctionRequest: \
-             cannot unmarshal JSON from *structpb.Struct into *v1beta1.Resources: \
-             json: cannot unmarshal Go value of type {}: unknown name {}",
-            t.go,
-            quote(name)
+             cannot unmarshal JSON from *structpb.Struct into *v1beta1.Resources: {detail}"
         ),
     )
-    .with_field_path(format!("{at}.{name}"))
+    .with_field_path(field_path)
 }
 
 #[cfg(test)]
@@ -370,5 +435,101 @@ mod tests {
                                  {"type":"match","match":{"patterns":[{"type":"literal","literal":"a","result":{"x":1}}]}}]}]}]}"#,
         );
         check_input(&input, "input").expect("all members known");
+    }
+
+    /// The decoder's own text and the field path of the first fault in `json`.
+    fn fault(json: &str) -> (String, String) {
+        let e = check_input(&map(json), "input").expect_err("a fault");
+        let message = e.message();
+        let detail = message
+            .split_once("into *v1beta1.Resources: ")
+            .map_or(message, |(_, d)| d)
+            .to_owned();
+        (detail, e.context().field_path.clone().unwrap_or_default())
+    }
+
+    #[test]
+    fn mistyped_values_name_the_json_kind_and_the_go_type() {
+        let math = |m: &str| {
+            fault(&format!(
+                r#"{{"resources":[{{"name":"a","patches":[{{"transforms":[{{"type":"math","math":{m}}}]}}]}}]}}"#
+            ))
+        };
+        assert_eq!(
+            math(r#"{"multiply":"sixty"}"#),
+            (
+                "json: cannot unmarshal JSON string into Go value of type int64".to_owned(),
+                "input.resources[0].patches[0].transforms[0].math.multiply".to_owned()
+            )
+        );
+        assert_eq!(
+            math(r#"{"multiply":2.5}"#).0,
+            "json: cannot unmarshal JSON number into Go value of type int64: \
+             cannot parse \"2.5\" as signed integer: invalid syntax"
+        );
+        assert_eq!(
+            math(r#"{"clampMax":1e19}"#).0,
+            "json: cannot unmarshal JSON number into Go value of type int64: \
+             cannot parse \"10000000000000000000\" as signed integer: value out of range"
+        );
+        assert_eq!(
+            math("[1]").0,
+            "json: cannot unmarshal JSON array into Go value of type v1beta1.MathTransform"
+        );
+        assert_eq!(
+            fault(r#"{"resources":{"name":"a"}}"#).0,
+            "json: cannot unmarshal JSON object into Go value of type []v1beta1.ComposedTemplate"
+        );
+        assert_eq!(
+            fault(r#"{"resources":[{"patches":[{"type":true}]}]}"#).0,
+            "json: cannot unmarshal JSON boolean into Go value of type v1beta1.PatchType"
+        );
+        assert_eq!(
+            fault(r#"{"resources":[{"patches":[{"transforms":[{"map":"x"}]}]}]}"#).0,
+            "json: cannot unmarshal JSON string into Go value of type v1beta1.MapTransform: \
+             json: cannot unmarshal string into Go value of type map[string]v1.JSON"
+        );
+        assert_eq!(
+            fault(r#"{"metadata":{"labels":{"a":1}}}"#),
+            (
+                "json: cannot unmarshal JSON number into Go value of type string".to_owned(),
+                "input.metadata.labels.a".to_owned()
+            )
+        );
+    }
+
+    #[test]
+    fn unknown_names_and_mistyped_values_are_found_in_one_walk() {
+        // `patchSets` sorts before `resources`: its mistyped group is first.
+        let (detail, path) = fault(
+            r#"{"resources":[{"name":"a","unknown":1}],
+                "patchSets":[{"name":"s","patches":[{"transforms":[{"type":"string","string":{"regexp":{"group":"1"}}}]}]}]}"#,
+        );
+        assert_eq!(
+            detail,
+            "json: cannot unmarshal JSON string into Go value of type int"
+        );
+        assert_eq!(
+            path,
+            "input.patchSets[0].patches[0].transforms[0].string.regexp.group"
+        );
+        // Within one object, `fromFieldPath` sorts before `unknown`.
+        let (detail, _) = fault(r#"{"resources":[{"patches":[{"unknown":1,"fromFieldPath":7}]}]}"#);
+        assert_eq!(
+            detail,
+            "json: cannot unmarshal JSON number into Go value of type string"
+        );
+    }
+
+    #[test]
+    fn null_and_whole_numbers_decode() {
+        let input = map(
+            r#"{"environment":null,"metadata":{"labels":{"a":null},"generation":3},
+                "resources":[null,{"name":null,"patches":[{"transforms":[
+                  {"type":"math","math":{"multiply":-2,"clampMin":9007199254740993}},
+                  {"type":"map","map":null},{"type":"match","match":{"fallbackValue":[1]}}]}],
+                  "readinessChecks":[{"type":"MatchInteger","matchInteger":-0.0}]}]}"#,
+        );
+        check_input(&input, "input").expect("decodes");
     }
 }

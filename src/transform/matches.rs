@@ -55,7 +55,7 @@ fn patterns(cfg: &Map, sem: Semantics) -> Result<Vec<Case>> {
         Some(other) => {
             return Err(invalid(format!(
                 "json: cannot unmarshal {} into Go struct field MatchTransform.patterns of type []v1.MatchTransformPattern",
-                super::json_kind(other)
+                other.json_kind()
             )));
         }
     };
@@ -71,7 +71,7 @@ fn case(entry: &Value, sem: Semantics) -> Case {
             return Case {
                 test: Test::Undecodable(invalid(format!(
                     "json: cannot unmarshal {} into Go value of type v1.MatchTransformPattern",
-                    super::json_kind(other)
+                    other.json_kind()
                 ))),
                 result: None,
             };

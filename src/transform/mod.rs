@@ -176,7 +176,7 @@ fn decode(t: &Value, sem: Semantics) -> Result<(&'static str, Op, bool, bool)> {
         other => {
             return Err(invalid(format!(
                 "json: cannot unmarshal {} into Go value of type v1.Transform",
-                json_kind(other)
+                other.json_kind()
             )));
         }
     };
@@ -198,7 +198,7 @@ fn decode(t: &Value, sem: Semantics) -> Result<(&'static str, Op, bool, bool)> {
         Some(other) => {
             return Err(invalid(format!(
                 "json: cannot unmarshal {} into Go struct field Transform.{kind} of type object",
-                json_kind(other)
+                other.json_kind()
             )));
         }
     };
@@ -244,18 +244,6 @@ pub(super) fn invalid(message: impl Into<String>) -> Error {
     Error::new(ErrorKind::InvalidComposition, message)
 }
 
-/// The JSON kind name Go's decoder uses in type errors.
-pub(super) fn json_kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "bool",
-        Value::Int(_) | Value::Float(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
-}
-
 /// An optional string member (absent or `null` is `None`).
 pub(super) fn opt_str<'a>(obj: &'a Map, field: &str, owner: &str) -> Result<Option<&'a str>> {
     match obj.get(field) {
@@ -263,7 +251,7 @@ pub(super) fn opt_str<'a>(obj: &'a Map, field: &str, owner: &str) -> Result<Opti
         Some(Value::String(s)) => Ok(Some(s)),
         Some(other) => Err(invalid(format!(
             "json: cannot unmarshal {} into Go struct field {owner}.{field} of type string",
-            json_kind(other)
+            other.json_kind()
         ))),
     }
 }
@@ -283,7 +271,7 @@ pub(super) fn opt_int(obj: &Map, field: &str, owner: &str) -> Result<Option<i64>
         ))),
         Some(other) => Err(invalid(format!(
             "json: cannot unmarshal {} into Go struct field {owner}.{field} of type int64",
-            json_kind(other)
+            other.json_kind()
         ))),
     }
 }

@@ -139,7 +139,7 @@ fn sub_object<'a>(cfg: &'a Map, field: &str) -> Result<Option<&'a Map>> {
         Some(Value::Object(m)) => Ok(Some(m)),
         Some(other) => Err(invalid(format!(
             "json: cannot unmarshal {} into Go struct field StringTransform.{field} of type object",
-            super::json_kind(other)
+            other.json_kind()
         ))),
     }
 }

@@ -79,6 +79,20 @@ impl Value {
         }
     }
 
+    /// `encoding/json`'s name of the value's JSON kind, as its type errors
+    /// word it (`cannot unmarshal string into ...`).
+    #[must_use]
+    pub(crate) fn json_kind(&self) -> &'static str {
+        match self {
+            Value::Null => "null",
+            Value::Bool(_) => "bool",
+            Value::Int(_) | Value::Float(_) => "number",
+            Value::String(_) => "string",
+            Value::Array(_) => "array",
+            Value::Object(_) => "object",
+        }
+    }
+
     /// Go's `reflect.Kind` name, used by the oldest convert errors.
     #[must_use]
     pub fn go_kind(&self) -> &'static str {
