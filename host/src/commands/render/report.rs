@@ -95,30 +95,39 @@ pub(crate) fn without_inputs<'a>(response: &'a [u8], output: Json<'_>) -> Cow<'a
     }
 }
 
-/// Observed documents the render did not use: a Secret nothing writes its connection details
-/// to is a warning, anything else an input error when `strict` (files the user named), else a
-/// warning. The reasons are the engine's.
+/// The observed documents (among `observed`) a render did not use: (document, kind, name, why).
+fn unused_observed(
+    inputs: Option<Json<'_>>,
+    observed: &Range<usize>,
+) -> Vec<(usize, String, String, String)> {
+    let mut out = Vec::new();
+    for u in inputs
+        .and_then(|i| i.get("unused"))
+        .into_iter()
+        .flat_map(Json::items)
+    {
+        let text = |k: &str| u.get(k).and_then(Json::as_str).unwrap_or_default().into_owned();
+        if let Some(i) = u
+            .get("document")
+            .and_then(|d| d.to_value().as_u64())
+            .and_then(|d| usize::try_from(d).ok())
+            .filter(|i| observed.contains(i))
+        {
+            out.push((i, text("kind"), text("name"), text("why")));
+        }
+    }
+    out
+}
+
+/// An observed resource the render did not use: an input error for files the user named
+/// (`strict`), a warning for what a cluster holds; an unused Secret is always a warning.
 pub(crate) fn check_unused(
     inputs: Option<Json<'_>>,
     origins: &[String],
     observed: &Range<usize>,
     strict: bool,
 ) -> Result<(), InputError> {
-    for u in inputs
-        .and_then(|i| i.get("unused"))
-        .into_iter()
-        .flat_map(Json::items)
-    {
-        let text = |k: &str| u.get(k).and_then(Json::as_str).unwrap_or_default();
-        let Some(i) = u
-            .get("document")
-            .and_then(|d| d.to_value().as_u64())
-            .and_then(|d| usize::try_from(d).ok())
-            .filter(|i| observed.contains(i))
-        else {
-            continue;
-        };
-        let (kind, name, why) = (text("kind"), text("name"), text("why"));
+    for (i, kind, name, why) in unused_observed(inputs, observed) {
         if kind == "Secret" || !strict {
             eprintln!("warning: {}: ignoring {kind}/{name}: {why}", origins[i]);
         } else {
@@ -129,6 +138,13 @@ pub(crate) fn check_unused(
         }
     }
     Ok(())
+}
+
+/// The observed resources a render did not use, on the debug log only.
+pub(crate) fn debug_unused(inputs: Option<Json<'_>>, origins: &[String], observed: &Range<usize>) {
+    for (i, kind, name, why) in unused_observed(inputs, observed) {
+        crate::debug!("{}: {kind}/{name} is not used: {why}", origins[i]);
+    }
 }
 
 /// An engine message about a documents request with each `documents[N]` named by the file

@@ -72,12 +72,18 @@ pub(crate) fn run(args: &RenderArgs) -> anyhow::Result<ExitCode> {
                     text("compositionReason")
                 );
             }
-            report::check_unused(inputs, origins, observed, *strict)?;
             v2 = args.crossplane_v2()
                 && args.semantics != Some(super::SemanticsArg::Native)
                 && chosen(inputs, compositions).is_some_and(|c| {
                     c.pointer("/spec/mode").and_then(Value::as_str) == Some("Pipeline")
                 });
+            if v2 {
+                // `crossplane render` hands every observed resource to the functions, which
+                // ignore those no template names: not an error, and nothing is printed.
+                report::debug_unused(inputs, origins, observed);
+            } else {
+                report::check_unused(inputs, origins, observed, *strict)?;
+            }
             chosen(inputs, compositions)
                 .map(stream::output_order)
                 .unwrap_or_default()
