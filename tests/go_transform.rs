@@ -79,6 +79,10 @@ fn cases() -> Vec<Json> {
         "0X1P+3",
         "0x1.8p1",
         "-0x1.fffffffffffffp1023",
+        "-0.0",
+        "-0e0",
+        "-0x0p0",
+        "-1e-400",
         "0x1p1024",
         "0x1.00000000000008p0",
         "0x1.000000000000081p0",
@@ -137,6 +141,8 @@ fn cases() -> Vec<Json> {
         "1.7976931348623157e308",
         "-1.5e-10",
         "0.30000000000000004",
+        "-0.0",
+        "-1e-400",
     ];
     for a in fmts {
         c.push(json!({"op": "format_float", "a": a}));
@@ -165,6 +171,27 @@ fn cases() -> Vec<Json> {
     ];
     for f in writes {
         c.push(json!({"op": "write_round_trip", "a": format!("{:x}", f.to_bits())}));
+    }
+    // How each decoder types a number literal: the sign of zero is where they part.
+    let numbers = [
+        "-0",
+        "0",
+        "-0.0",
+        "-0e0",
+        "-0E+0",
+        "-0e-5",
+        "0.0",
+        "-1",
+        "-0.5",
+        "1e2",
+        "-1e-400",
+        "-9223372036854775808",
+        "-9223372036854775809",
+        "9223372036854775807",
+    ];
+    for a in numbers {
+        c.push(json!({"op": "kubernetes_number", "a": a}));
+        c.push(json!({"op": "struct_number", "a": a}));
     }
     let regexps: &[(&str, &[&str])] = &[
         (
@@ -378,6 +405,8 @@ fn cases() -> Vec<Json> {
         json!({"é": 1, "e": 2, "E": 3}),
         json!(123_456_789),
         json!(-0.0),
+        json!([-0.0, 0, {"z": -0.0}]),
+        json!("-0"),
     ];
     for op in ["sha1", "sha256", "sha512", "adler32", "to_json"] {
         for v in &values {
@@ -473,6 +502,8 @@ fn cases() -> Vec<Json> {
         "[]",
         "[[1],[2]]",
         r#"{"x":-0.0,"y":1E2,"z":123456789012345678901234567890}"#,
+        r#"{"a":-0,"b":-0e0,"c":0,"d":[-0,-0.0]}"#,
+        "[-0,-0.0,-0E-3,0,-1e-400]",
     ];
     for a in jsons {
         c.push(json!({"op": "json_object", "a": a}));
@@ -522,6 +553,10 @@ fn engine(case: &Json) -> Json {
                 Err(e) => Err(e.to_string()),
             }
         }
+        "kubernetes_number" => Value::from_json(a)
+            .map_err(|e| e.to_string())
+            .and_then(|v| number_key(&v)),
+        "struct_number" => xprender::testing::struct_reading(a).and_then(|v| number_key(&v)),
         "json_object" | "json_array" => t::json_unmarshal(a, case["op"] == "json_object")
             .map(|v| serde_json::from_str(&v.to_json()).expect("engine JSON")),
         op => panic!("unknown op {op}"),
@@ -538,6 +573,15 @@ fn string_transform(cfg: Json, input: Value) -> Result<Json, String> {
         Ok(Value::String(s)) => Ok(json!(s)),
         Ok(other) => Err(format!("not a string: {other:?}")),
         Err(e) => Err(e.to_string()),
+    }
+}
+
+/// A number's type and value as the oracle spells them: `int:<n>` or `float:<bits>`.
+fn number_key(v: &Value) -> Result<Json, String> {
+    match v {
+        Value::Int(n) => Ok(json!(format!("int:{n}"))),
+        Value::Float(f) => Ok(json!(format!("float:{:x}", f.to_bits()))),
+        other => Err(format!("not a number: {other:?}")),
     }
 }
 

@@ -18,6 +18,7 @@ use crate::patch::{self, Combine, Patch, PatchType, Policy};
 use crate::readiness::Check;
 use crate::semantics::Semantics;
 use crate::transform;
+use crate::value::read::Numbers;
 use crate::value::{Map, Value};
 
 use super::step::{Desired, Shape};
@@ -119,18 +120,29 @@ pub(crate) struct Observed {
 }
 
 impl Request {
-    /// Decodes a request document.
+    /// Decodes a request document. Numbers are typed as Kubernetes' decoder types
+    /// them, except that in function semantics the literal `-0` is float64 -0, as
+    /// the protobuf `Struct`s a function reads carry it.
     ///
     /// # Errors
     /// `ErrorKind::InvalidRequest` when the text is not JSON or not of the contract's shape.
     pub fn from_json(text: &str) -> Result<Request> {
-        let doc = Value::from_json(text).map_err(|e| {
-            Error::new(
-                ErrorKind::InvalidRequest,
-                format!("cannot parse request: {e}"),
-            )
-        })?;
-        Self::from_value(doc)
+        let read = |numbers| {
+            Value::from_json_with(text, numbers).map_err(|e| {
+                Error::new(
+                    ErrorKind::InvalidRequest,
+                    format!("cannot parse request: {e}"),
+                )
+            })
+        };
+        let (doc, minus_zero) = read(Numbers::Kubernetes)?;
+        let request = Self::from_value(doc)?;
+        // A function reads protobuf Structs, where `-0` is float64 -0, not the
+        // int64 0 of Kubernetes' typing: such a request is read again (rarely).
+        if minus_zero && super::semantics_of(&request) == Semantics::Function {
+            return Self::from_value(read(Numbers::Struct)?.0);
+        }
+        Ok(request)
     }
 
     /// A request of Kubernetes documents in any order (the documents request): the engine
@@ -1067,7 +1079,11 @@ fn decode_check(d: Dec, v: &Value, at: &At<'_>, sem: Semantics) -> Result<Check>
     let kind = d.opt_str(m, "type", at)?.unwrap_or("").to_owned();
     let mut field_path = own(d.opt_str(m, "fieldPath", at)?);
     let mut match_string = own(d.opt_str(m, "matchString", at)?);
-    let mut match_integer = d.opt_i64(m, "matchInteger", at)?;
+    let mut match_integer = match member(m, "matchInteger") {
+        // The function's input keeps the wire's -0 (`wire::input`): int64 0 to Go.
+        Some(Value::Float(f)) if sem == Semantics::Function && *f == 0.0 => Some(0),
+        _ => d.opt_i64(m, "matchInteger", at)?,
+    };
     let mut match_condition = match d.opt_obj(m, "matchCondition", at)? {
         None => None,
         Some(c) => {

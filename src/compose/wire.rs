@@ -11,11 +11,26 @@ use crate::value::Value;
 /// A Composition (or a step's input) as the function decodes it: every number
 /// through float64 and back through its JSON text (`9007199254740993` becomes
 /// `9007199254740992`, `1.0` becomes `1`).
+///
+/// Negative zero stays float64 -0: its text `-0` is decoded where it is used,
+/// as int64 0 by an integer field or a base template (which decodes as a
+/// Kubernetes object), as float64 -0 by a map value or a match result
+/// (`encoding/json` into `any`).
 pub(super) fn input(composition: &Value) -> Value {
-    // JSON numbers are finite, so the round trip cannot fail.
-    structured(composition)
-        .normalize()
-        .unwrap_or_else(|_| composition.clone())
+    let mut v = structured(composition);
+    through_text(&mut v);
+    v
+}
+
+/// [`Value::normalize_in_place`], but for negative zero. JSON numbers are
+/// finite, so nothing fails.
+fn through_text(v: &mut Value) {
+    match v {
+        Value::Float(f) if *f == 0.0 && f.is_sign_negative() => {}
+        Value::Array(a) => a.iter_mut().for_each(through_text),
+        Value::Object(m) => m.values_mut().for_each(through_text),
+        other => other.normalize_in_place(),
+    }
 }
 
 /// An object as a `Struct` carries it: every number a float64.

@@ -8,7 +8,8 @@
 //! compiled from a kept Composition are kept with it (`compose::compiled`),
 //! so a Composition seen once costs no more than a one-off request. Whatever
 //! this path cannot vouch for (invalid JSON, a documents request, repeated or
-//! escaped keys, a Composition that is not an object) is read as a whole by
+//! escaped keys, a Composition that is not an object, the number `-0`, whose
+//! reading depends on the semantics) is read as a whole by
 //! `Request::from_json`, so errors keep their exact text and position.
 
 mod cache;
@@ -65,16 +66,24 @@ fn with_kept_composition<'t, S: Source<'t>>(source: S) -> Option<Result<Request>
         // Not kept: read where it starts when the request's text is checked.
         let rest = source.text_from(source.bytes().len() - at.len())?;
         // One level down in the request: the same depth limit as reading it whole.
-        let (v, len) = read::read_prefix(rest, Numbers::Kubernetes, MAX_DEPTH - 1).ok()?;
+        let (v, len, minus_zero) =
+            read::read_prefix(rest, Numbers::Kubernetes, MAX_DEPTH - 1).ok()?;
+        // Read for function semantics, a `-0` reads otherwise (`Request::from_json`).
+        if minus_zero {
+            return None;
+        }
         v.as_object()?;
         kept = Some((Arc::new(v), None));
         Some(len)
     };
-    let (doc, member) =
+    let (doc, member, minus_zero) =
         read::read_around(source, Numbers::Kubernetes, MAX_DEPTH, &mut known).ok()?;
     let Member::At(span) = member else {
         return None;
     };
+    if minus_zero {
+        return None;
+    }
     // Seen before: this render compiles the plan to keep, or runs the kept one.
     // First sight: the render decodes its own plan, as a one-off request's does.
     let kept = kept?;
@@ -100,9 +109,11 @@ mod tests {
                 MAX_DEPTH,
             )
             .ok()
-            .map(|(_, n)| n)
+            .map(|(_, n, _)| n)
         };
-        read_around(Checked(text), Numbers::Kubernetes, MAX_DEPTH, &mut length).ok()
+        read_around(Checked(text), Numbers::Kubernetes, MAX_DEPTH, &mut length)
+            .ok()
+            .map(|(v, member, _)| (v, member))
     }
 
     fn span(text: &str) -> Option<&str> {
@@ -176,18 +187,38 @@ mod tests {
         };
         let t = r#"{"xr":{},"composition":{"a":"b"} ,"o":1}"#;
         let read = around(t, &mut known);
-        assert!(matches!(read, Ok((_, Member::At(ref s))) if &t[s.clone()] == r#"{"a":"b"}"#));
+        assert!(matches!(read, Ok((_, Member::At(ref s), _)) if &t[s.clone()] == r#"{"a":"b"}"#));
         // What `known` vouches for is not read: an invalid value there goes unseen.
         let t = r#"{"composition":{"a":"b"}}"#;
         let mut short = |_: &[u8]| Some(1);
         assert!(around(t, &mut short).is_err());
         let twice = r#"{"composition":{"a":"b"},"composition":{"a":"b"}}"#;
-        assert!(matches!(around(twice, &mut known), Ok((_, Member::Unsure))));
+        assert!(matches!(
+            around(twice, &mut known),
+            Ok((_, Member::Unsure, _))
+        ));
         let unknown = r#"{"composition":{"c":1}}"#;
         assert!(matches!(
             around(unknown, &mut known),
-            Ok((_, Member::Unsure))
+            Ok((_, Member::Unsure, _))
         ));
+    }
+
+    /// A request with the literal `-0` is read whole (`Request::from_json`), where the
+    /// semantics decides how: its Composition is not kept either.
+    #[test]
+    fn a_minus_zero_is_read_whole() {
+        super::clear();
+        for t in [
+            r#"{"xr":{"a":-0},"composition":{}}"#,
+            r#"{"xr":{},"composition":{"a":[-0]}}"#,
+        ] {
+            assert!(super::with_kept_composition(Checked(t)).is_none(), "{t}");
+        }
+        assert_eq!(super::footprint().0, 0);
+        let t = r#"{"xr":{"a":-0.0},"composition":{"a":[-0.0]}}"#;
+        assert!(super::with_kept_composition(Checked(t)).is_some());
+        super::clear();
     }
 
     /// Bytes not known to be UTF-8 read as their checked text does, strings checked one by
@@ -201,8 +232,8 @@ mod tests {
         let t = "{\"x\u{e9}\":\"d\u{e9}j\u{e0} \\u00e9 \u{1F600}\",\"composition\":{\"a\":\"b\"},\"n\":[1.5,true,null]}";
         let checked = read_around(Checked(t), Numbers::Kubernetes, MAX_DEPTH, &mut known);
         let read = bytes(t.as_bytes(), &mut known);
-        assert!(matches!(read, Ok((_, Member::At(_)))));
-        assert_eq!(read.map(|(v, _)| v), checked.map(|(v, _)| v));
+        assert!(matches!(read, Ok((_, Member::At(_), _))));
+        assert_eq!(read.map(|(v, ..)| v), checked.map(|(v, ..)| v));
         for b in [
             // Not UTF-8 in a key, a value, after an escape, and outside any string.
             &b"{\"\xff\":1,\"composition\":{\"a\":\"b\"}}"[..],

@@ -107,7 +107,8 @@ pub(crate) fn parse_approximate_f64(s: &str) -> Result<f64, &'static str> {
     } else {
         crate::go::strconv::parse_f64(&text).unwrap_or(f64::INFINITY)
     };
-    if neg {
+    // A `big.Int` zero has no sign: `-0.0Ki` is +0.
+    if neg && !text.is_empty() {
         base_f = -base_f;
     }
     Ok(approximate(base_f, -scale))

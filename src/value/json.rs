@@ -31,7 +31,13 @@ impl std::error::Error for ParseError {}
 
 /// Kubernetes' decoding of a JSON document, with Go's error texts.
 pub(super) fn parse(text: &str) -> Result<Value, ParseError> {
-    read::read(text, Numbers::Kubernetes, super::MAX_DEPTH).map_err(|fault| {
+    parse_with(text, Numbers::Kubernetes).map(|(v, _)| v)
+}
+
+/// A JSON document read with the typing `numbers`, with Go's error texts, and
+/// whether it holds the integer literal `-0` (see [`Numbers::Struct`]).
+pub(super) fn parse_with(text: &str, numbers: Numbers) -> Result<(Value, bool), ParseError> {
+    read::read_noting_minus_zero(text, numbers, super::MAX_DEPTH).map_err(|fault| {
         let (message, at) = match fault.message(super::MAX_DEPTH) {
             Some(message) => (message, fault.offset()),
             None => scan::syntax_error(text.as_bytes())

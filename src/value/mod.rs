@@ -48,6 +48,15 @@ impl Value {
         json::parse(text)
     }
 
+    /// [`Value::from_json`] with the typing `numbers`, also saying whether the
+    /// text holds the integer literal `-0` (see [`read::Numbers::Struct`]).
+    pub(crate) fn from_json_with(
+        text: &str,
+        numbers: read::Numbers,
+    ) -> Result<(Value, bool), ParseError> {
+        json::parse_with(text, numbers)
+    }
+
     /// Serialises as Go's `json.Marshal` does: keys sorted, no spaces,
     /// `<`, `>`, `&`, U+2028 and U+2029 escaped, floats in Go's form.
     ///

@@ -12,8 +12,14 @@ use super::{Map, Value, scan};
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Numbers {
     /// Kubernetes' decoder: an integer literal that fits `int64` is an `Int`,
-    /// every other number a `Float`.
+    /// every other number a `Float`. The literal `-0` is `Int(0)`.
     Kubernetes,
+    /// A request read for function semantics, whose objects stand for protobuf
+    /// `Struct`s: every number is a float64 there, and protojson reads `-0` as
+    /// float64 -0. Read as [`Numbers::Kubernetes`] reads, except that `-0` is
+    /// `Float(-0.0)` (no `Int` holds its sign); `compose::wire` turns the other
+    /// integers into floats where the function sees them.
+    Struct,
     /// Go's `json.Unmarshal` into `any`: every number is a `float64`.
     Floats,
 }
@@ -52,13 +58,23 @@ impl Fault {
 }
 
 /// Reads one JSON document (surrounding whitespace allowed).
-///
-/// Never inlined: it is large, and the module should hold one copy of it.
-#[inline(never)]
 pub(crate) fn read(text: &str, numbers: Numbers, max_depth: usize) -> Result<Value, Fault> {
-    let (v, i) = value_at(text, numbers, max_depth)?;
+    read_noting_minus_zero(text, numbers, max_depth).map(|(v, _)| v)
+}
+
+/// [`read`], also saying whether the text holds the integer literal `-0`, which
+/// Kubernetes' typing and a `Struct`'s read as different numbers (see [`Numbers::Struct`]).
+///
+/// Never inlined: the module should hold one copy of it.
+#[inline(never)]
+pub(crate) fn read_noting_minus_zero(
+    text: &str,
+    numbers: Numbers,
+    max_depth: usize,
+) -> Result<(Value, bool), Fault> {
+    let (v, i, minus_zero) = value_at(text, numbers, max_depth)?;
     end_of_document(text.as_bytes(), i)?;
-    Ok(v)
+    Ok((v, minus_zero))
 }
 
 /// What [`read_around`] found of the top-level `"composition"` member.
@@ -78,14 +94,15 @@ pub(crate) enum Member {
 /// itself), and the value reads as `null` without being looked at. One pass over
 /// the rest of the request, which is read as if the Composition were `null`.
 ///
-/// `source` is the request: checked text, or bytes (see [`Source`]).
+/// `source` is the request: checked text, or bytes (see [`Source`]). The flag
+/// says whether the text read (not the member's) holds the integer literal `-0`.
 #[inline(never)]
 pub(crate) fn read_around<'t, S: Source<'t>>(
     source: S,
     numbers: Numbers,
     max_depth: usize,
     known: &mut dyn FnMut(&'t [u8]) -> Option<usize>,
-) -> Result<(Value, Member), Fault> {
+) -> Result<(Value, Member, bool), Fault> {
     let mut r = Reader::new(source, numbers, Some(known));
     let v = r.document(max_depth)?;
     end_of_document(r.b, r.i)?;
@@ -94,7 +111,7 @@ pub(crate) fn read_around<'t, S: Source<'t>>(
         (_, Some(span)) => Member::At(span),
         (_, None) => Member::Absent,
     };
-    Ok((v, member))
+    Ok((v, member, r.minus_zero))
 }
 
 /// Only whitespace may follow the document, which ends at `i`.
@@ -110,21 +127,23 @@ fn end_of_document(b: &[u8], mut i: usize) -> Result<(), Fault> {
 
 /// Reads the one JSON value at the start of `text` (no whitespace before it)
 /// and says where it ends, without looking at the text after it: a request's
-/// Composition is read where the walk over the request finds it.
+/// Composition is read where the walk over the request finds it. The flag says
+/// whether the value holds the integer literal `-0`.
 pub(crate) fn read_prefix(
     text: &str,
     numbers: Numbers,
     max_depth: usize,
-) -> Result<(Value, usize), Fault> {
+) -> Result<(Value, usize, bool), Fault> {
     value_at(text, numbers, max_depth)
 }
 
-/// The value after any whitespace at the start of `text`, and where it ends.
+/// The value after any whitespace at the start of `text`, where it ends, and
+/// whether it holds the integer literal `-0`.
 #[inline(never)]
-fn value_at(text: &str, numbers: Numbers, max_depth: usize) -> Result<(Value, usize), Fault> {
+fn value_at(text: &str, numbers: Numbers, max_depth: usize) -> Result<(Value, usize, bool), Fault> {
     let mut r = Reader::new(Checked(text), numbers, None);
     let v = r.document(max_depth)?;
-    Ok((v, r.i))
+    Ok((v, r.i, r.minus_zero))
 }
 
 /// The items of a closing container, from `start` on the shared stack, at
@@ -245,6 +264,8 @@ struct Reader<'t, 'k, S> {
     numbers: Numbers,
     /// Whether the last string read had escapes.
     escaped: bool,
+    /// Whether an integer literal `-0` was read.
+    minus_zero: bool,
     /// Asked for the length of the top-level `composition` member's value.
     known: Option<&'k mut dyn FnMut(&'t [u8]) -> Option<usize>>,
     top: Top,
@@ -284,6 +305,7 @@ impl<'t, 'k, S: Source<'t>> Reader<'t, 'k, S> {
             i: 0,
             numbers,
             escaped: false,
+            minus_zero: false,
             known,
             top: Top::Idle,
             span: None,
@@ -527,9 +549,16 @@ impl<'t, 'k, S: Source<'t>> Reader<'t, 'k, S> {
         }
         let lit = self.slice(start, self.i)?;
         if integer
-            && self.numbers == Numbers::Kubernetes
+            && self.numbers != Numbers::Floats
             && let Ok(i) = lit.parse::<i64>()
         {
+            // `-0` is the only integer literal whose sign the value loses.
+            if lit == "-0" {
+                self.minus_zero = true;
+                if self.numbers == Numbers::Struct {
+                    return Ok(Value::Float(-0.0));
+                }
+            }
             return Ok(Value::Int(i));
         }
         match crate::go::strconv::parse_f64(lit) {
@@ -683,10 +712,55 @@ mod tests {
         );
     }
 
+    /// `-0` is int64 0 to Kubernetes' typing and float64 -0 to a Struct's; `-0.0`
+    /// and `-0e0` are float64 -0 to both. Only the literal `-0` is noted.
+    #[test]
+    fn negative_zero() {
+        let typed = |text: &str, numbers| {
+            let (v, minus_zero) = read_noting_minus_zero(text, numbers, 4).unwrap();
+            let items: Vec<String> = v
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|n| match n {
+                    Value::Int(i) => format!("int {i}"),
+                    Value::Float(f) => format!("float {f:?}"),
+                    other => format!("{other:?}"),
+                })
+                .collect();
+            (items.join(", "), minus_zero)
+        };
+        let text = r#"[-0, -0.0, -0e0, -0E+0, 0, "-0"]"#;
+        assert_eq!(
+            typed(text, Numbers::Kubernetes),
+            (
+                r#"int 0, float -0.0, float -0.0, float -0.0, int 0, String("-0")"#.to_owned(),
+                true
+            )
+        );
+        assert_eq!(
+            typed(text, Numbers::Struct),
+            (
+                r#"float -0.0, float -0.0, float -0.0, float -0.0, int 0, String("-0")"#.to_owned(),
+                true
+            )
+        );
+        assert_eq!(
+            typed(text, Numbers::Floats).0,
+            r#"float -0.0, float -0.0, float -0.0, float -0.0, float 0.0, String("-0")"#
+        );
+        for unnoted in [
+            r#"[-0.0, -0e0, 0, "-0", -1, -10]"#,
+            "[-0.5, 10, -9223372036854775808]",
+        ] {
+            assert!(!typed(unnoted, Numbers::Kubernetes).1, "{unnoted}");
+        }
+    }
+
     #[test]
     fn a_prefix_ends_where_its_value_does() {
         let at =
-            |s: &str| read_prefix(s, Numbers::Kubernetes, 4).map(|(v, end)| (v.to_json(), end));
+            |s: &str| read_prefix(s, Numbers::Kubernetes, 4).map(|(v, end, _)| (v.to_json(), end));
         assert_eq!(
             at(r#"{"b":[1,"}"],"a":{}} ,"x":tru"#),
             Ok((r#"{"a":{},"b":[1,"}"]}"#.to_owned(), 20))

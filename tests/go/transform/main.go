@@ -147,6 +147,36 @@ func run(c testCase) answer {
 			return fail(err)
 		}
 		return ok("float:" + floatBits(f))
+	case "kubernetes_number":
+		// A number literal as Kubernetes' decoder (sigs.k8s.io/json, PreserveInts)
+		// types it: int64 when the literal has no '.' and ParseInt takes it, else
+		// float64. So `-0` is int64 0 and `-0.0`, `-0e0` are float64 -0.
+		var v any
+		if err := json.Unmarshal([]byte(c.A), &v); err != nil {
+			return fail(err)
+		}
+		if !strings.Contains(c.A, ".") {
+			if n, err := strconv.ParseInt(c.A, 10, 64); err == nil {
+				return ok("int:" + strconv.FormatInt(n, 10))
+			}
+		}
+		f, err := strconv.ParseFloat(c.A, 64)
+		if err != nil {
+			return fail(err)
+		}
+		return ok("float:" + floatBits(f))
+	case "struct_number":
+		// A number literal as a protobuf Struct holds it: a float64 from
+		// ParseFloat (protojson), which is encoding/json's reading into any.
+		var v any
+		if err := json.Unmarshal([]byte(c.A), &v); err != nil {
+			return fail(err)
+		}
+		f, isFloat := v.(float64)
+		if !isFloat {
+			return fail(fmt.Errorf("not a number: %v", v))
+		}
+		return ok("float:" + floatBits(f))
 	case "json_object":
 		o := map[string]any{}
 		err := json.Unmarshal([]byte(c.A), &o)
