@@ -517,6 +517,40 @@ async fn invalid_input_is_a_fatal_result_in_fpt_words() {
     assert_eq!(rsp.desired, Some(State::default()));
 }
 
+#[tokio::test(flavor = "multi_thread")]
+async fn negative_zero_and_a_held_back_resource_cross_the_wire_as_go_has_them() {
+    let server = Server::start(&["--insecure"]);
+    let mut client = V1Client::new(server.channel().await);
+    // A Struct number -0 (as Crossplane sends a float64 -0) is formatted as Go formats it.
+    let xr = json!({"apiVersion": "example.org/v1", "kind": "XDB", "metadata": {"name": "db"},
+                    "spec": {"offset": -0.0}});
+    let input = json!({"apiVersion": "pt.fn.crossplane.io/v1beta1", "kind": "Resources",
+        "resources": [
+            {"name": "config", "base": {"apiVersion": "v1", "kind": "ConfigMap"},
+             "patches": [{"type": "FromCompositeFieldPath", "fromFieldPath": "spec.offset",
+                          "toFieldPath": "data.offset",
+                          "transforms": [{"type": "string", "string": {"type": "Format", "fmt": "%v"}}]},
+                         {"type": "FromCompositeFieldPath", "fromFieldPath": "spec.offset",
+                          "toFieldPath": "data.fixed",
+                          "transforms": [{"type": "string", "string": {"type": "Format", "fmt": "%f"}}]}]},
+            {"name": "held", "base": {"apiVersion": "v1", "kind": "ConfigMap"},
+             "patches": [{"type": "FromCompositeFieldPath", "fromFieldPath": "status.missing",
+                          "toFieldPath": "data.x", "policy": {"fromFieldPath": "Required"}}]}]});
+    let req = fn_request(&xr, &input, &json!({}), None);
+    let rsp = client.run_function(req).await.unwrap().into_inner();
+    let got = answer(&rsp);
+    let data = &got["resources"]["config"]["resource"]["data"];
+    assert_eq!(data["offset"], "-0");
+    assert_eq!(data["fixed"], "-0.000000");
+    // function-patch-and-transform marks the XR unready when it held a resource back.
+    assert_eq!(
+        rsp.desired.unwrap().composite.unwrap().ready,
+        2,
+        "READY_FALSE"
+    );
+    assert!(got["resources"].get("held").is_none());
+}
+
 struct Pki {
     dir: tempfile::TempDir,
     client_cert: String,

@@ -54,7 +54,8 @@ fn number(n: f64) -> Result<Json, String> {
     if !n.is_finite() {
         return Err(format!("invalid number {n}: JSON has no NaN or infinity"));
     }
-    if n.trunc() == n && n.abs() < INT_LIMIT {
+    // Negative zero keeps its sign, as protojson writes it (`-0`).
+    if n.trunc() == n && n.abs() < INT_LIMIT && !(n == 0.0 && n.is_sign_negative()) {
         return Ok(Json::Number(Number::from(n as i64)));
     }
     Ok(Number::from_f64(n).map_or(Json::Null, Json::Number))
@@ -98,7 +99,7 @@ mod tests {
         let back = to_json(&from_json(&j)).expect("finite");
         assert_eq!(
             back.to_string(),
-            r#"{"a":3,"b":2.5,"c":1e+21,"d":[0,9007199254740992],"e":null}"#
+            r#"{"a":3,"b":2.5,"c":1e+21,"d":[-0.0,9007199254740992],"e":null}"#
         );
     }
 

@@ -626,6 +626,9 @@ impl<'a, 'o> Writer<'a, 'o> {
                 self.fault = Some((self.path.clone(), n));
             }
             self.out.extend_from_slice(b"null");
+        } else if n == 0.0 && n.is_sign_negative() {
+            // protojson writes negative zero as `-0`, and the engine reads it as float64 -0.
+            self.out.extend_from_slice(b"-0");
         } else if n.trunc() == n && n.abs() < INT_LIMIT {
             let _ = serde_json::to_writer(&mut *self.out, &(n as i64));
         } else {
