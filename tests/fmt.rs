@@ -92,7 +92,9 @@ fn quote_is_strconv_quote() {
             "\u{80}\u{ad}\u{2028}\u{feff}",
             r#""\u0080\u00ad\u2028\ufeff""#,
         ),
-        ("\u{e0001}\u{10ffff}", r#""\U000e0001\U0010ffff""#),
+        ("\u{e0001}\u{10ff7f}", r#""\U000e0001\U0010ff7f""#),
+        // U+10FF80 to U+10FFFF stand for bytes that are not UTF-8 (`go::bytestr`).
+        ("a\u{10ffc3}b", r#""a\xc3b""#),
         ("日本 ☺😀", r#""日本 ☺😀""#),
         ("'", r#""'""#),
     ];

@@ -388,6 +388,31 @@ fn cases() -> Vec<Json> {
     for a in b64 {
         c.push(json!({"op": "base64", "a": a}));
     }
+    // Strings that are not valid UTF-8 (Go strings are bytes): hashed, encoded, case-mapped,
+    // marshalled, formatted, trimmed and replaced as Go does it to the bytes.
+    let raw = [
+        "/w==",     // ff
+        "YcNi",     // a c3 b
+        "4oKs4g==", // € then a lone e2
+        "8J+YgA==", // a valid emoji
+        "7aCA",     // a UTF-16 surrogate's bytes
+        "wMHC",     // c0 c1 c2
+        "",
+    ];
+    for a in raw {
+        for op in [
+            "sha1", "sha256", "sha512", "adler32", "tobase64", "upper", "lower", "json",
+        ] {
+            c.push(json!({"op": "bytes", "a": a, "b": op}));
+        }
+        for f in [
+            "%s", "%q", "%+q", "%#q", "%x", "% X", "%.1s", "%.2s", "[%6s]", "[%-6s]", "%v", "%5.1q",
+        ] {
+            c.push(json!({"op": "bytes", "a": a, "b": "format", "c": f}));
+        }
+        c.push(json!({"op": "bytes", "a": a, "b": "trim_prefix", "c": "a"}));
+        c.push(json!({"op": "bytes", "a": a, "b": "replace", "c": ""}));
+    }
     let values = [
         json!("hello"),
         json!(""),
@@ -524,6 +549,7 @@ fn engine(case: &Json) -> Json {
         "format_float" => t::parse_float(a).map(|f| json!(t::format_float_f(f))),
         "regexp" => t::regexp_find_submatch(a, b, Semantics::Function).map(|g| json!(g)),
         "base64" => t::base64_decode(a).map(|s| json!(s)),
+        "bytes" => raw_bytes_op(a, b, cc),
         op @ ("sha1" | "sha256" | "sha512" | "adler32" | "to_json") => {
             let convert = match op {
                 "sha1" => "ToSha1",
@@ -565,6 +591,45 @@ fn engine(case: &Json) -> Json {
         Ok(v) => json!({"ok": v}),
         Err(e) => json!({"ok": null, "err": e}),
     }
+}
+
+/// The `bytes` op: the string FromBase64 makes of `a`, then `op` by the transforms, as the
+/// hex of the result's bytes (hashes: of the digest's).
+fn raw_bytes_op(a: &str, op: &str, arg: &str) -> Result<Json, String> {
+    let convert = |c: &str| json!({"type": "string", "string": {"type": "Convert", "convert": c}});
+    let second = match op {
+        "sha1" => convert("ToSha1"),
+        "sha256" => convert("ToSha256"),
+        "sha512" => convert("ToSha512"),
+        "adler32" => convert("ToAdler32"),
+        "tobase64" => convert("ToBase64"),
+        "upper" => convert("ToUpper"),
+        "lower" => convert("ToLower"),
+        "json" => convert("ToJson"),
+        "format" => json!({"type": "string", "string": {"type": "Format", "fmt": arg}}),
+        "trim_prefix" => json!({"type": "string", "string": {"type": "TrimPrefix", "trim": arg}}),
+        "replace" => json!({"type": "string", "string": {"type": "Replace",
+                            "replace": {"search": arg, "replace": "-"}}}),
+        other => return Err(format!("unknown bytes op {other}")),
+    };
+    let transforms: Vec<Value> = [convert("FromBase64"), second]
+        .iter()
+        .map(|j| Value::from_json(&j.to_string()).expect("transform"))
+        .collect();
+    let out = t::run(&transforms, a.into(), Semantics::Function).map_err(|e| e.to_string())?;
+    let bytes = t::go_bytes(&out).ok_or_else(|| format!("not a string: {out:?}"))?;
+    // The hashes print their digest in hex; Go's side hexes the digest's bytes.
+    let bytes = if op.starts_with("sha") {
+        (0..bytes.len() / 2)
+            .map(|i| u8::from_str_radix(&String::from_utf8_lossy(&bytes[2 * i..2 * i + 2]), 16))
+            .collect::<Result<Vec<u8>, _>>()
+            .map_err(|e| e.to_string())?
+    } else {
+        bytes
+    };
+    Ok(json!(
+        bytes.iter().map(|b| format!("{b:02x}")).collect::<String>()
+    ))
 }
 
 fn string_transform(cfg: Json, input: Value) -> Result<Json, String> {

@@ -36,17 +36,37 @@ fn check(case: &Json, sem: Semantics, got: Result<Value, xprender::Error>) -> Op
     } else {
         Ok("ok".to_owned())
     };
+    // A string as Go's JSON writes it (a byte that is not valid UTF-8 as U+FFFD); other values
+    // as they are (their JSON text would not keep int64 and float64 apart).
+    let written = |v: &Value| match v {
+        Value::String(_) => value(&serde_json::from_str::<Json>(&v.to_json()).expect("JSON")),
+        other => other.clone(),
+    };
     let got_text = match &got {
         Ok(Value::Float(f)) if case.get("output_float").is_some() => Ok(t::format_float_f(*f)),
-        Ok(v) if case.get("output").is_some() => Ok(v.to_json()),
+        Ok(v) if case.get("output").is_some() => Ok(written(v).to_json()),
         Ok(_) => Ok("ok".to_owned()),
         Err(e) => Err(e.to_string()),
     };
     // Int and Float print alike in JSON; the value model keeps them apart.
     let typed_ok = match (&got, case.get("output")) {
-        (Ok(v), Some(o)) => *v == value(o),
+        (Ok(v), Some(o)) => written(v) == value(o),
         _ => true,
     };
+    // `output_bytes`: the string's bytes as Go holds them, in hex.
+    if let (Ok(v), Some(want)) = (&got, case.get("output_bytes").and_then(Json::as_str)) {
+        let hex: String = t::go_bytes(v)
+            .unwrap_or_default()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        if hex != want {
+            return Some(format!(
+                "{name} [{}]: want bytes {want}, got {hex}",
+                sem.as_str()
+            ));
+        }
+    }
     if got_text != want || !typed_ok {
         return Some(format!(
             "{name} [{}]: want {want:?}, got {got:?}",

@@ -129,7 +129,9 @@ impl Printer<'_> {
     /// `fmtSbx` for strings: two hex digits per byte.
     pub(super) fn fmt_sx(&mut self, s: &str, upper: bool) {
         let digits = if upper { UDIGITS } else { LDIGITS };
-        let mut length = s.len();
+        // The string's bytes, raw ones as themselves.
+        let bytes = crate::go::bytestr::to_bytes(s);
+        let mut length = bytes.len();
         if self.f.prec_present {
             length = length.min(usize::try_from(self.f.prec).unwrap_or(0));
         }
@@ -158,7 +160,7 @@ impl Printer<'_> {
             self.buf.push('0');
             self.buf.push(x);
         }
-        for (i, &c) in s.as_bytes().iter().take(length).enumerate() {
+        for (i, &c) in bytes.iter().take(length).enumerate() {
             if self.f.space && i > 0 {
                 self.buf.push(' ');
                 if self.f.sharp {

@@ -388,6 +388,14 @@ pub(crate) fn write(
     sem: Semantics,
     trace: Option<&mut PatchTrace>,
 ) -> Result<()> {
+    // The write goes through Go's JSON text: a byte that is not valid UTF-8 (a transform's
+    // output) is U+FFFD from here on.
+    let value = match value {
+        Value::String(s) if crate::go::bytestr::has_raw(&s) => {
+            Value::String(crate::go::bytestr::to_valid(&s).into_owned())
+        }
+        v => v,
+    };
     match trace {
         None => fieldpath::merge_value_at(to, path, value, opts, sem),
         Some(t) => {

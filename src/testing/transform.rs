@@ -13,6 +13,16 @@ pub fn run(transforms: &[Value], input: Value, sem: Semantics) -> Result<Value> 
     transform::run(&transform::decode_all(transforms, sem), &input, sem, None)
 }
 
+/// A string value's bytes as Go holds them (a byte that is not valid UTF-8 as itself); `None`
+/// for other values.
+#[must_use]
+pub fn go_bytes(v: &Value) -> Option<Vec<u8>> {
+    match v {
+        Value::String(s) => Some(crate::go::bytestr::to_bytes(s).into_owned()),
+        _ => None,
+    }
+}
+
 /// Runs a pipeline and returns each transform's (type, output).
 ///
 /// # Errors
@@ -95,13 +105,14 @@ pub fn format_float_f(f: f64) -> String {
     crate::value::go_format_float_f(f)
 }
 
-/// `base64.StdEncoding.DecodeString(s)` as a string (invalid UTF-8 → U+FFFD).
+/// `base64.StdEncoding.DecodeString(s)` as a string, written as Go's JSON writes it (invalid
+/// UTF-8 → U+FFFD).
 ///
 /// # Errors
 /// Go's `illegal base64 data at input byte N`.
 pub fn base64_decode(s: &str) -> Result<String, String> {
     transform::string::go_base64_decode(s.as_bytes())
-        .map(transform::string::go_string)
+        .map(|b| crate::go::bytestr::to_valid(&transform::string::go_string(b)).into_owned())
         .map_err(|at| format!("illegal base64 data at input byte {at}"))
 }
 

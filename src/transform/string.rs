@@ -3,6 +3,7 @@
 use super::pattern::Pattern;
 use super::{MAX_OUTPUT_BYTES, again, case, fail, invalid, opt_int, opt_str, sprint_v};
 use crate::error::{Error, ErrorKind, Result};
+use crate::go::bytestr;
 use crate::semantics::Semantics;
 use crate::value::{Map, Value};
 use sha1::Digest as _;
@@ -167,14 +168,15 @@ fn convert_kind(kind: &str) -> Result<Convert> {
 /// `stringConvertTransform`.
 fn convert(kind: Convert, input: &Value) -> Result<String> {
     let s = || sprint_v(input);
+    // Case mapping re-encodes a raw byte as U+FFFD (`strings.Map`); base64 sees the bytes.
     Ok(match kind {
-        Convert::ToUpper => case::to_upper(&s()),
-        Convert::ToLower => case::to_lower(&s()),
+        Convert::ToUpper => case::to_upper(&bytestr::to_valid(&s())),
+        Convert::ToLower => case::to_lower(&bytestr::to_valid(&s())),
         Convert::ToBase64 => {
             use base64::Engine as _;
-            base64::engine::general_purpose::STANDARD.encode(s())
+            base64::engine::general_purpose::STANDARD.encode(bytestr::to_bytes(&s()))
         }
-        Convert::FromBase64 => match go_base64_decode(s().as_bytes()) {
+        Convert::FromBase64 => match go_base64_decode(&bytestr::to_bytes(&s())) {
             Ok(bytes) => go_string(bytes),
             Err(at) => {
                 return Err(fail(format!(
@@ -212,7 +214,7 @@ fn convert(kind: Convert, input: &Value) -> Result<String> {
 /// The bytes the hashes digest: a string's own bytes, anything else as JSON.
 fn hash_input(input: &Value, wrap: &str) -> Result<Vec<u8>> {
     match input {
-        Value::String(s) => Ok(s.as_bytes().to_vec()),
+        Value::String(s) => Ok(bytestr::to_bytes(s).into_owned()),
         other => {
             other
                 .check_finite()
@@ -264,7 +266,7 @@ fn join(sep: &str, input: &Value, sem: Semantics) -> Result<String> {
         if sem == Semantics::Native && i > 0 {
             out.extend_from_slice(sep.as_bytes());
         }
-        out.extend_from_slice(sprint_v(item).as_bytes());
+        out.extend_from_slice(&bytestr::to_bytes(&sprint_v(item)));
         if sem == Semantics::Function {
             out.extend_from_slice(sep.as_bytes());
         }
@@ -300,32 +302,9 @@ fn too_large(what: &str) -> Error {
     )
 }
 
-/// Go keeps arbitrary bytes in strings; Rust strings are UTF-8, so each
-/// invalid byte becomes U+FFFD, as Go's JSON encoder writes it on output.
+/// A Go string of `bytes` (invalid UTF-8 kept as raw-byte characters: `go::bytestr`).
 pub(crate) fn go_string(bytes: Vec<u8>) -> String {
-    match String::from_utf8(bytes) {
-        Ok(s) => s,
-        Err(e) => {
-            let bytes = e.into_bytes();
-            let mut out = String::with_capacity(bytes.len() + 8);
-            let mut rest = &bytes[..];
-            while !rest.is_empty() {
-                match std::str::from_utf8(rest) {
-                    Ok(s) => {
-                        out.push_str(s);
-                        break;
-                    }
-                    Err(e) => {
-                        let (valid, tail) = rest.split_at(e.valid_up_to());
-                        out.push_str(std::str::from_utf8(valid).unwrap_or_default());
-                        out.push('\u{FFFD}');
-                        rest = tail.get(1..).unwrap_or_default();
-                    }
-                }
-            }
-            out
-        }
-    }
+    crate::go::bytestr::from_bytes(bytes)
 }
 
 /// Go's `base64.StdEncoding.DecodeString`: `\r` and `\n` are skipped

@@ -178,8 +178,8 @@ pub(super) fn float_as_int(f: f64) -> Option<i64> {
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
 /// Bytes that may start a character Go escapes: controls, `"`, `\\`, `<`,
-/// `>`, `&`, and the lead byte of U+2028 and U+2029.
-const MAY_ESCAPE: [bool; 256] = super::scan::byte_set(true, b"\"\\<>&\xe2");
+/// `>`, `&`, the lead byte of U+2028 and U+2029, and that of the raw-byte characters.
+const MAY_ESCAPE: [bool; 256] = super::scan::byte_set(true, b"\"\\<>&\xe2\xf4");
 
 /// The index of the first byte at or after `from` that may start a character
 /// Go escapes.
@@ -194,6 +194,7 @@ pub(super) fn may_escape(b: &[u8], from: usize) -> Option<usize> {
             | eq(w, b'>')
             | eq(w, b'&')
             | eq(w, 0xe2)
+            | eq(w, 0xf4)
     };
     find(b, from, &MAY_ESCAPE, stops)
 }
@@ -236,6 +237,10 @@ fn write_escaped(out: &mut String, s: &str, first: usize) {
             0x00..=0x1f | b'<' | b'>' | b'&' => ("", 1),
             0xe2 if b.get(i + 1) == Some(&0x80) && matches!(b.get(i + 2), Some(0xa8 | 0xa9)) => {
                 ("", 3)
+            }
+            // A raw byte (`go::bytestr`): Go's encoder writes invalid UTF-8 as `\ufffd`.
+            0xf4 if b.get(i + 1) == Some(&0x8f) && matches!(b.get(i + 2), Some(0xbe | 0xbf)) => {
+                ("\\ufffd", 4)
             }
             _ => {
                 i += 1;

@@ -99,7 +99,10 @@ mod tests {
                     let mut b = vec![b'a'; len];
                     b[at] = c;
                     let want = b.iter().position(|&c| {
-                        matches!(c, 0..=0x1f | b'"' | b'\\' | b'<' | b'>' | b'&' | 0xe2)
+                        matches!(
+                            c,
+                            0..=0x1f | b'"' | b'\\' | b'<' | b'>' | b'&' | 0xe2 | 0xf4
+                        )
                     });
                     assert_eq!(super::super::json::may_escape(&b, 0), want, "{b:?}");
                 }

@@ -9,6 +9,13 @@ pub(crate) fn append_quote(out: &mut String, s: &str, ascii: bool) {
     out.reserve(s.len() + 2);
     out.push('"');
     for c in s.chars() {
+        // A byte that is not valid UTF-8 is written `\xNN`, as Go writes it.
+        if let Some(b) = crate::go::bytestr::raw_byte(c) {
+            out.push_str("\\x");
+            out.push(char::from(LOWER_HEX[usize::from(b >> 4)]));
+            out.push(char::from(LOWER_HEX[usize::from(b & 0xF)]));
+            continue;
+        }
         append_escaped(out, c as u32, '"', ascii);
     }
     out.push('"');
@@ -29,6 +36,7 @@ pub(crate) fn append_quote_rune(out: &mut String, r: u32, ascii: bool) {
 /// `strconv.CanBackquote`: a single-line string without control characters, backquotes or BOMs.
 pub(crate) fn can_backquote(s: &str) -> bool {
     s.chars().all(|c| match c {
+        c if crate::go::bytestr::raw_byte(c).is_some() => false,
         '\u{feff}' | '`' | '\u{7f}' => false,
         '\t' => true,
         c => c >= ' ',

@@ -112,6 +112,49 @@ func run(c testCase) answer {
 		default:
 			return ok(strconv.FormatUint(uint64(adler32.Checksum(b)), 10))
 		}
+	case "bytes":
+		// A string of any bytes (base64 in A, as the FromBase64 convert makes them), then
+		// the operation B (with the format C); results as the hex of their bytes.
+		raw, err := base64.StdEncoding.DecodeString(c.A)
+		if err != nil {
+			return fail(err)
+		}
+		s := string(raw)
+		var out string
+		switch c.B {
+		case "sha1":
+			h := sha1.Sum([]byte(s))
+			out = string(h[:])
+		case "sha256":
+			h := sha256.Sum256([]byte(s))
+			out = string(h[:])
+		case "sha512":
+			h := sha512.Sum512([]byte(s))
+			out = string(h[:])
+		case "adler32":
+			out = strconv.FormatUint(uint64(adler32.Checksum([]byte(s))), 10)
+		case "tobase64":
+			out = base64.StdEncoding.EncodeToString([]byte(s))
+		case "upper":
+			out = strings.ToUpper(s)
+		case "lower":
+			out = strings.ToLower(s)
+		case "json":
+			b, err := json.Marshal(s)
+			if err != nil {
+				return fail(err)
+			}
+			out = string(b)
+		case "format":
+			out = fmt.Sprintf(c.C, s)
+		case "trim_prefix":
+			out = strings.TrimPrefix(s, c.C)
+		case "replace":
+			out = strings.ReplaceAll(s, c.C, "-")
+		default:
+			return fail(fmt.Errorf("unknown bytes op %q", c.B))
+		}
+		return ok(hex.EncodeToString([]byte(out)))
 	case "to_json":
 		b, err := json.Marshal(c.V)
 		if err != nil {
