@@ -255,9 +255,11 @@ fn float_cases(out: &mut Vec<Case>) {
 fn quote_cases(out: &mut Vec<Case>) {
     let mut points: Vec<u32> = (0..0x300).collect();
     points.extend((0x300..0x3_0000).step_by(97));
+    // Not U+10FF80 to U+10FFFF: the engine carries bytes that are not UTF-8 as those
+    // (`go::bytestr`); the code point just below them stands in for the top of Unicode.
     points.extend([
         0x2028, 0x2029, 0xFEFF, 0xFFFD, 0xFFFE, 0xFFFF, 0xE000, 0x1_0000, 0x1F600, 0xE_0001,
-        0x10_FFFF, 0xAD, 0x600,
+        0x10_FF7F, 0xAD, 0x600,
     ]);
     for chunk in points.chunks(16) {
         let s: String = chunk.iter().filter_map(|&p| char::from_u32(p)).collect();
