@@ -1,7 +1,8 @@
 //! Differential test: Go's standard library (the oracle program in
 //! `tests/go/transform/`) against the engine, for every Go-backed part of the
 //! transforms: strconv, regexp, base64, hashes of JSON, case mapping, strings,
-//! encoding/json errors, and the JSON round trip of a field-path write.
+//! encoding/json errors, and the JSON round trip of a field-path write; and
+//! the regexp Unicode tables against what `tests/go/unicode` generates.
 //!
 //! Needs `$GO` (scripts/lib.sh `need_go` sets it); `scripts/test` runs it.
 //! Crossplane v1.14 and function-patch-and-transform v0.10 were built with Go
@@ -300,9 +301,108 @@ fn cases() -> Vec<Json> {
         (r"\e", &["a"]),
         (r"\_\-\ \!", &["_- !"]),
         (r"\é", &["é"]),
-        (r"\pL", &["a"]),
+        (r"\pL", &["a", "1", "é", "中"]),
+        (r"\pL+", &["12abc34"]),
         (r"\p{Greek}", &["α"]),
-        (r"[\p{Lu}]", &["A"]),
+        (r"\p{Greek}+", &["abγδεf"]),
+        (r"\PL+", &["ab12;c"]),
+        (r"\P{Greek}+", &["αβabc"]),
+        (r"\p{^Greek}+", &["αβabc"]),
+        (r"\P{^Greek}+", &["abαβc"]),
+        (r"[\p{Lu}]", &["A", "a"]),
+        (r"[\p{Lu}]+", &["abCDÉe"]),
+        (r"[^\p{Lu}]+", &["ABcdE"]),
+        (r"[\P{Lu}]+", &["ABcdE"]),
+        (r"[^\P{L}]+", &["12ab3"]),
+        (r"[\p{Greek}\d]+", &["xαβ12y"]),
+        (r"[\p{^Greek}]+", &["αβab"]),
+        (r"[\pL\pN]{2,5}", &["!!ab٣4Ⅻxyz"]),
+        (r"[\pL-z]+", &["a-z"]),
+        (r"[a-\pL]", &["a"]),
+        (r"\pN+", &["x٣4Ⅻ½y"]),
+        (r"\p{Nd}+", &["a١٢٣4"]),
+        (r"\p{Zs}", &["a\u{a0}b"]),
+        (r"\pZ", &["a\u{2028}"]),
+        (r"\p{Han}+", &["x中文y"]),
+        (r"\p{Cyrillic}+", &["абвgd"]),
+        (r"\p{Common}+", &["a1 !b"]),
+        (r"\p{Inherited}", &["e\u{301}"]),
+        (r"\p{Any}+", &["a\nb"]),
+        (r"\P{Any}", &["a"]),
+        (r"[^\p{Any}]", &["a"]),
+        (r"\p{Cs}", &["a\u{d7ff}"]),
+        (r"\p{Co}", &["a\u{e000}"]),
+        (r"\p{Cc}+", &["a\t\n\u{7f}"]),
+        (r"\p{Cn}", &["a\u{378}"]),
+        (r"\pC", &["a\u{378}", "a\u{ad}"]),
+        (r"\p{LC}+", &["ªaǅB1"]),
+        (r"\p{Lt}", &["Dǅ"]),
+        (r"\p{Letter}+", &["1ab2"]),
+        (r"\p{letter}", &["a"]),
+        (r"\pl", &["a"]),
+        (r"\p{lu}", &["A"]),
+        (r"\p{Uppercase_Letter}+", &["aBC"]),
+        (r"\p{uppercase letter}", &["aB"]),
+        (r"\p{greek}", &["α"]),
+        (r"\p{GREEK}", &["α"]),
+        (r"\p{Old_Italic}", &["\u{10300}"]),
+        (r"\p{old italic}", &["\u{10300}"]),
+        (r"\p{Old-Italic}", &["\u{10300}"]),
+        (r"\p{SignWriting}", &["\u{1D800}"]),
+        (r"\p{ASCII}+", &["éabc"]),
+        (r"\P{ASCII}+", &["abcéü"]),
+        (r"\p{Assigned}+", &["\u{378}ab"]),
+        (r"\p{^Assigned}", &["a\u{378}"]),
+        (r"\P{Assigned}", &["a\u{378}"]),
+        (r"\p{Other}", &["a\u{378}"]),
+        (r"\p{Foo}", &["a"]),
+        (r"\pX", &["a"]),
+        (r"\pé", &["a"]),
+        (r"\p{", &["a"]),
+        (r"\p{Greek", &["a"]),
+        (r"\p{Greek}\p{Foo", &["a"]),
+        (r"\p", &["a"]),
+        (r"\P", &["a"]),
+        (r"a\p}", &["a"]),
+        (r"\p^", &["a"]),
+        (r"\p{^}", &["a"]),
+        (r"\p{}", &["a"]),
+        (r"\p{^Foo}", &["a"]),
+        (r"\P{Foo}", &["a"]),
+        (r"[\p{Foo}]", &["a"]),
+        (r"[\p]", &["a"]),
+        (r"[a\p{Greek]", &["a"]),
+        (r"(?i)\p{Lu}+", &["abcK\u{212a}1"]),
+        (r"(?i)\P{Lu}", &["a1"]),
+        (r"(?i)[\p{Lu}]", &["a"]),
+        (r"(?i)[^\p{Lu}]", &["aB1"]),
+        (r"(?i)\p{Ll}", &["\u{345}"]),
+        (r"(?i)\p{LC}", &["\u{345}"]),
+        (r"(?i)\p{Greek}", &["µ"]),
+        (r"(?i)\p{Nd}", &["a1"]),
+        (r"(?i)\p{ASCII}+", &["é\u{212a}ſk"]),
+        (r"(?i)\P{ASCII}+", &["\u{212a}ſé"]),
+        (r"(?i)\p{Assigned}", &["\u{378}a"]),
+        (r"(?i)\p{Any}", &["a"]),
+        (r"(?i)[\W]", &["\u{212a}", "k!"]),
+        (r"(?i)\W", &["\u{212a}k!"]),
+        (r"(?i)[\D]", &["\u{212a}"]),
+        (r"(?i)[[:^lower:]]", &["A\u{212a}1"]),
+        (r"(?i)[[:upper:]]+", &["abſ\u{212a}1"]),
+        (r"(?i)ς+", &["ΣσςX"]),
+        (r"(?i)θ+", &["ϑϴΘθ!"]),
+        (r"(?i)ǈ+", &["ǇǈǉX"]),
+        (r"(?i)[ǅ]+", &["ǄǅǆX"]),
+        (r"(?i)ſ+", &["sSſ!"]),
+        (r"(?i)[à-ÿ]+", &["ÀÉŸ!"]),
+        (r"(?i)в+", &["Вв\u{1c80}!"]),
+        (r"(?i)\x{ab70}", &["\u{13a0}"]),
+        (r"(?i)\x{10400}", &["\u{10428}"]),
+        (r"(?i)[\x{10400}-\x{10427}]+", &["\u{10428}\u{10429}"]),
+        (r"(?i)\x{1e900}", &["\u{1e922}"]),
+        (r"(?i)ẞ", &["ß"]),
+        (r"(?i)ﬀ", &["FF", "ﬀ"]),
+        (r"(?i)[^ι]", &["\u{345}\u{1fbe}Ι!"]),
         (r"", &["abc"]),
         (r"()", &["abc"]),
         (r"(|a)+", &["aa"]),
@@ -703,20 +803,6 @@ fn engine_agrees_with_go() {
     for (case, answer) in cases.iter().zip(answers) {
         let want = normalise(case, answer);
         let got = engine(case);
-        // Known divergence: regex-lite has no Unicode tables, so `\p` classes
-        // are refused with a message saying so, where Go accepts them.
-        let pattern = case["a"].as_str().unwrap_or("");
-        if case["op"] == "regexp" && (pattern.contains(r"\p") || pattern.contains(r"\P")) {
-            let refused = got["err"].as_str().is_some_and(|e| {
-                e.starts_with(
-                    "error parsing regexp: Unicode character classes (\\p, \\P) are not supported",
-                )
-            });
-            if !refused {
-                failures.push(format!("{case}\n    engine should refuse \\p: {got}"));
-            }
-            continue;
-        }
         if got != want {
             failures.push(format!("{case}\n    go:     {want}\n    engine: {got}"));
         }
@@ -727,5 +813,26 @@ fn engine_agrees_with_go() {
         failures.len(),
         cases.len(),
         failures.join("\n")
+    );
+}
+
+/// `src/transform/unicode_tables.rs` is what `tests/go/unicode` prints with this Go.
+#[test]
+#[ignore = "needs Go; scripts/test runs it"]
+fn unicode_tables_are_current() {
+    let go = std::env::var("GO").expect("GO is not set: run via scripts/test (lib.sh need_go)");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let out = Command::new(go)
+        .args(["run", "."])
+        .current_dir(format!("{root}/tests/go/unicode"))
+        .stderr(Stdio::inherit())
+        .output()
+        .expect("cannot start go");
+    assert!(out.status.success(), "the generator failed: {}", out.status);
+    let committed = std::fs::read_to_string(format!("{root}/src/transform/unicode_tables.rs"))
+        .expect("src/transform/unicode_tables.rs");
+    assert!(
+        String::from_utf8_lossy(&out.stdout) == committed,
+        "src/transform/unicode_tables.rs is stale: regenerate it as its header says"
     );
 }

@@ -7,7 +7,7 @@ need_go
 step "fmt, json.Marshal and strconv against Go ($("$GO" version))"
 cargo test --locked --test go_fmt -- --ignored
 
-step "transforms against Go (strconv, regexp, base64, hashes, case mapping, strings, encoding/json)"
+step "transforms against Go (strconv, regexp and its Unicode tables, base64, hashes, case mapping, strings, encoding/json)"
 cargo test --locked --test go_transform -- --ignored
 
 # Debian packages sigs.k8s.io/yaml 1.3.0 on gopkg.in/yaml.v2 2.4.0; later sigs.k8s.io/yaml

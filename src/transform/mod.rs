@@ -10,6 +10,8 @@ mod pattern;
 pub(crate) mod quantity;
 pub(crate) mod regex;
 pub(crate) mod string;
+mod unicode;
+mod unicode_tables;
 mod validate;
 
 pub(crate) use validate::{validate, validate_native};

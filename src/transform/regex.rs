@@ -8,13 +8,15 @@
 //! meaning regex-lite cannot misread: literals as `\x{..}`, classes as
 //! explicit ranges, `\d \s \w` as Go's ASCII sets.
 //!
-//! Not reproduced: Unicode classes (`\pL`, `\p{Greek}`: regex-lite has none,
-//! so they are rejected with a message saying so) and case folding beyond
-//! ASCII under `(?i)` (regex-lite folds ASCII only).
+//! regex-lite has no Unicode tables and folds ASCII only, so Unicode classes
+//! (`\pL`, `\p{Greek}`, `\P{^Lu}`) are expanded here into ranges from Go's own
+//! tables, and `(?i)` is applied here, with Go's simple case folding orbits
+//! (`unicode.SimpleFold`), before regex-lite sees the pattern (`unicode.rs`).
 
 use std::cell::RefCell;
 use std::sync::Arc;
 
+use super::unicode::{self, Ranges};
 use crate::semantics::Semantics;
 
 /// Go's limit on `{n,m}` counts, and on their nested product.
@@ -23,6 +25,11 @@ const MAX_REPEAT: u64 = 1000;
 /// recursive parser needs more stack than a wasm module has for that, so the
 /// engine stops earlier, with Go's message for too deep a nesting.
 const MAX_DEPTH: usize = 200;
+
+/// Classes written out beyond this size could not compile anyway: regex-lite
+/// refuses programs over 10 MB, and a range costs it 8 bytes for at most 20 bytes
+/// of text. Stopping here keeps a pattern of many `\pL` from filling memory.
+const MAX_CLASS_BYTES: usize = 24 << 20;
 
 /// Compiled patterns, kept by the instance across renders. Compositions repeat
 /// the same few patterns across resources, and a live instance renders the same
@@ -198,6 +205,8 @@ fn translate_as(pattern: &str, sem: Semantics, groups: Groups) -> Result<String,
     let mut stack: Vec<Frame> = vec![Frame::new(String::new(), false)];
     let mut i = 0;
     let mut last_repeat: Option<usize> = None;
+    // Bytes of classes emitted: a three-byte `\pL` becomes some ten kilobytes of ranges.
+    let mut class_bytes = 0usize;
     while i < s.len() {
         let rest = &s[i..];
         let c = rest.chars().next().unwrap_or('\0');
@@ -235,7 +244,11 @@ fn translate_as(pattern: &str, sem: Semantics, groups: Groups) -> Result<String,
                 i += 1;
             }
             '[' => {
-                let (class, next) = parse_class(s, i, top(&mut stack).fold)?;
+                let (class, next) = parse_class(s, i, top(&mut stack).fold, sem)?;
+                class_bytes += class.len();
+                if class_bytes > MAX_CLASS_BYTES {
+                    return Err(go_error("expression too large", s));
+                }
                 push_atom(&mut stack, class, 1);
                 i = next;
             }
@@ -276,7 +289,15 @@ fn translate_as(pattern: &str, sem: Semantics, groups: Groups) -> Result<String,
                 repeat_start = Some(i);
                 i = end;
             }
-            '\\' => i = parse_backslash(s, i, &mut stack)?,
+            '\\' => {
+                let before = top(&mut stack).items.len();
+                i = parse_backslash(s, i, &mut stack, sem)?;
+                let pushed = &top(&mut stack).items[before..];
+                class_bytes += pushed.iter().map(|it| it.text.len()).sum::<usize>();
+                if class_bytes > MAX_CLASS_BYTES {
+                    return Err(go_error("expression too large", s));
+                }
+            }
             _ => {
                 push_literal(&mut stack, c);
                 i += c.len_utf8();
@@ -303,7 +324,7 @@ fn top(stack: &mut [Frame]) -> &mut Frame {
 /// A literal character, as a class of its case variants under `(?i)`.
 fn push_literal(stack: &mut [Frame], c: char) {
     let text = if top(stack).fold {
-        let orbit = fold::orbit(c);
+        let orbit = unicode::orbit(c);
         if orbit.len() > 1 {
             emit_class(
                 orbit
@@ -525,7 +546,12 @@ fn open_perl_group(
 }
 
 /// A backslash outside a class: assertions, `\Q…\E`, classes, escapes.
-fn parse_backslash(s: &str, i: usize, stack: &mut [Frame]) -> Result<usize, SyntaxError> {
+fn parse_backslash(
+    s: &str,
+    i: usize,
+    stack: &mut [Frame],
+    sem: Semantics,
+) -> Result<usize, SyntaxError> {
     let t = &s[i..];
     let next = t[1..].chars().next();
     match next {
@@ -545,11 +571,15 @@ fn parse_backslash(s: &str, i: usize, stack: &mut [Frame]) -> Result<usize, Synt
             }
             return Ok(i + consumed);
         }
-        Some('p' | 'P') => return Err(unicode_class(t)),
+        Some('p' | 'P') => {
+            let (ranges, negated, len) = unicode_class(t, sem, top(stack).fold)?;
+            push_atom(stack, emit_class(ranges, negated), 1);
+            return Ok(i + len);
+        }
         Some(c @ ('d' | 'D' | 's' | 'S' | 'w' | 'W')) => {
             let (ranges, negated) = perl_class(c);
             let ranges = if top(stack).fold {
-                fold::ranges(ranges)
+                unicode::fold_ranges(&ranges)
             } else {
                 ranges
             };
@@ -564,17 +594,37 @@ fn parse_backslash(s: &str, i: usize, stack: &mut [Frame]) -> Result<usize, Synt
     Ok(i + 2)
 }
 
-/// `\pL`, `\p{Greek}`: Go knows them; regex-lite has no Unicode tables.
-fn unicode_class(t: &str) -> SyntaxError {
-    let frag = match t[2..].chars().next() {
-        Some('{') => t.find('}').map_or(t, |k| &t[..=k]),
-        Some(c) => &t[..2 + c.len_utf8()],
-        None => t,
+/// `parseUnicodeClass`: `\pN`, `\p{Name}`, `\PN`, `\P{Name}`, `\p{^Name}` at the start
+/// of `t` → (its code points, whether they are negated, bytes read). Go reports an
+/// unknown name as a bad range, with the class as written (all of `t` when no `}`
+/// closes it).
+fn unicode_class(
+    t: &str,
+    sem: Semantics,
+    fold: bool,
+) -> Result<(Ranges, bool, usize), SyntaxError> {
+    let mut negated = t.as_bytes().get(1) == Some(&b'P');
+    let (seq, name) = match t[2..].chars().next() {
+        Some('{') => {
+            let Some(end) = t.find('}') else {
+                return Err(go_error("invalid character class range", t));
+            };
+            (&t[..=end], &t[3..end])
+        }
+        Some(c) => (&t[..2 + c.len_utf8()], &t[2..2 + c.len_utf8()]),
+        None => (t, ""),
     };
-    go_error(
-        "Unicode character classes (\\p, \\P) are not supported by this engine",
-        frag,
-    )
+    let name = match name.strip_prefix('^') {
+        Some(name) => {
+            negated = !negated;
+            name
+        }
+        None => name,
+    };
+    let Some((ranges, table_negated)) = unicode::class(name, sem, fold) else {
+        return Err(go_error("invalid character class range", seq));
+    };
+    Ok((ranges, negated != table_negated, seq.len()))
 }
 
 /// `parseEscape`: a single-character escape → (rune, bytes consumed).
@@ -649,8 +699,6 @@ fn parse_escape(t: &str) -> Result<(char, usize), SyntaxError> {
     }
 }
 
-type Ranges = Vec<(u32, u32)>;
-
 /// Go's ASCII Perl classes: (ranges, negated).
 fn perl_class(c: char) -> (Ranges, bool) {
     let ranges = match c.to_ascii_lowercase() {
@@ -683,24 +731,28 @@ fn posix_class(name: &str) -> Option<Ranges> {
     })
 }
 
-fn negate(mut ranges: Ranges) -> Ranges {
-    crate::sort::sort_by(&mut ranges, Ord::cmp);
-    let mut out = Vec::new();
-    let mut next = 0u32;
-    for (lo, hi) in ranges {
-        if lo > next {
-            out.push((next, lo - 1));
-        }
-        next = next.max(hi.saturating_add(1));
+/// A Perl or POSIX class inside brackets (`appendGroup`): folded under `(?i)`, then
+/// negated.
+fn group(ranges: Ranges, negated: bool, fold: bool) -> Ranges {
+    let ranges = if fold {
+        unicode::fold_ranges(&ranges)
+    } else {
+        ranges
+    };
+    if negated {
+        unicode::negate(&ranges)
+    } else {
+        ranges
     }
-    if next <= 0x10_FFFF {
-        out.push((next, 0x10_FFFF));
-    }
-    out
 }
 
 /// `parseClass`: `[...]` starting at byte `i` → (emitted class, next index).
-fn parse_class(s: &str, i: usize, fold: bool) -> Result<(String, usize), SyntaxError> {
+fn parse_class(
+    s: &str,
+    i: usize,
+    fold: bool,
+    sem: Semantics,
+) -> Result<(String, usize), SyntaxError> {
     let whole = &s[i..];
     let mut j = i + 1;
     let mut negated = false;
@@ -708,7 +760,9 @@ fn parse_class(s: &str, i: usize, fold: bool) -> Result<(String, usize), SyntaxE
         negated = true;
         j += 1;
     }
+    // Classes, complete as they are; and characters and ranges, folded at the end.
     let mut ranges: Ranges = Vec::new();
+    let mut chars: Ranges = Vec::new();
     let mut first = true;
     loop {
         let t = &s[j..];
@@ -729,18 +783,21 @@ fn parse_class(s: &str, i: usize, fold: bool) -> Result<(String, usize), SyntaxE
             let Some(r) = posix_class(inner) else {
                 return Err(go_error("invalid character class range", name));
             };
-            ranges.extend(if neg { negate(r) } else { r });
+            ranges.extend(group(r, neg, fold));
             j += name.len();
             continue;
         }
         if t.starts_with("\\p") || t.starts_with("\\P") {
-            return Err(unicode_class(t));
+            let (r, neg, len) = unicode_class(t, sem, fold)?;
+            ranges.extend(if neg { unicode::negate(&r) } else { r });
+            j += len;
+            continue;
         }
         if let Some(c @ ('d' | 'D' | 's' | 'S' | 'w' | 'W')) =
             t.strip_prefix('\\').and_then(|r| r.chars().next())
         {
             let (r, neg) = perl_class(c);
-            ranges.extend(if neg { negate(r) } else { r });
+            ranges.extend(group(r, neg, fold));
             j += 2;
             continue;
         }
@@ -756,10 +813,14 @@ fn parse_class(s: &str, i: usize, fold: bool) -> Result<(String, usize), SyntaxE
                 return Err(go_error("invalid character class range", &s[j..k]));
             }
         }
-        ranges.push((u32::from(lo), u32::from(hi)));
+        chars.push((u32::from(lo), u32::from(hi)));
         j = k;
     }
-    let ranges = if fold { fold::ranges(ranges) } else { ranges };
+    ranges.extend(if fold {
+        unicode::fold_ranges(&chars)
+    } else {
+        chars
+    });
     Ok((emit_class(ranges, negated), j))
 }
 
@@ -777,12 +838,14 @@ fn class_char(t: &str, whole: &str) -> Result<(char, usize), SyntaxError> {
 fn emit_class(ranges: Ranges, negated: bool) -> String {
     let mut out = String::from(if negated { "[^" } else { "[" });
     let mut any = false;
-    for (lo, hi) in ranges {
+    for (lo, hi) in unicode::normalize(ranges) {
         for (lo, hi) in [(lo, hi.min(0xD7FF)), (lo.max(0xE000), hi)] {
-            if lo <= hi {
-                any = true;
+            if lo == hi {
+                out.push_str(&format!("\\x{{{lo:X}}}"));
+            } else if lo < hi {
                 out.push_str(&format!("\\x{{{lo:X}}}-\\x{{{hi:X}}}"));
             }
+            any |= lo <= hi;
         }
     }
     if !any {
@@ -795,70 +858,6 @@ fn emit_class(ranges: Ranges, negated: bool) -> String {
     }
     out.push(']');
     out
-}
-
-/// Unicode simple case folding, which Go applies under `(?i)`.
-mod fold {
-    use super::super::case;
-
-    /// Characters no upper/lower mapping leads to from their folded form.
-    const EXTRA: &[char] = &[
-        '\u{B5}', '\u{17F}', '\u{1C5}', '\u{1C8}', '\u{1CB}', '\u{1F2}', '\u{345}', '\u{3C2}',
-        '\u{3D0}', '\u{3D1}', '\u{3D5}', '\u{3D6}', '\u{3F0}', '\u{3F1}', '\u{3F5}', '\u{1C80}',
-        '\u{1C81}', '\u{1C82}', '\u{1C83}', '\u{1C84}', '\u{1C85}', '\u{1C86}', '\u{1C87}',
-        '\u{1C88}', '\u{1E9B}', '\u{1E9E}', '\u{1FBE}', '\u{2126}', '\u{212A}', '\u{212B}',
-    ];
-
-    /// The simple case fold key: İ and ı fold only to themselves.
-    fn key(c: char) -> char {
-        if matches!(c, '\u{130}' | '\u{131}') {
-            c
-        } else {
-            case::lower_char(case::upper_char(c))
-        }
-    }
-
-    /// Every character that folds like `c`, `c` first.
-    pub(super) fn orbit(c: char) -> Vec<char> {
-        let k = key(c);
-        let mut out = vec![c];
-        let candidates = [
-            k,
-            case::upper_char(c),
-            case::lower_char(c),
-            case::upper_char(k),
-        ];
-        for x in candidates.into_iter().chain(EXTRA.iter().copied()) {
-            if key(x) == k && !out.contains(&x) {
-                out.push(x);
-            }
-        }
-        out
-    }
-
-    /// A class with the case variants of its members added.
-    pub(super) fn ranges(ranges: super::Ranges) -> super::Ranges {
-        let mut out = ranges.clone();
-        for &(lo, hi) in &ranges {
-            let chars: Box<dyn Iterator<Item = u32>> = if hi.saturating_sub(lo) < 512 {
-                Box::new(lo..=hi)
-            } else {
-                // Too large to walk: letters that fold across it are the
-                // ASCII ones and the special ones.
-                Box::new(
-                    (0x41..=0x7A)
-                        .chain(EXTRA.iter().map(|&c| u32::from(c)))
-                        .filter(move |c| (lo..=hi).contains(c)),
-                )
-            };
-            for c in chars.filter_map(char::from_u32) {
-                for f in orbit(c).into_iter().skip(1) {
-                    out.push((u32::from(f), u32::from(f)));
-                }
-            }
-        }
-        out
-    }
 }
 
 /// A literal character as regex-lite cannot misread it.
@@ -931,6 +930,42 @@ mod tests {
         assert!(re(r"(?<n>x)(?P<n>y)").is_match("xy"));
         assert!(!re(r"\d").is_match("٣"));
         assert!(re(r"x{2}{").is_match("xx{"));
+    }
+
+    #[test]
+    fn unicode_classes_and_folding() {
+        let re = |p: &str| compile(p, Semantics::Function).unwrap();
+        assert!(re(r"^\p{Greek}+$").is_match("αβγ"));
+        assert!(re(r"^[^\P{Lu}]$").is_match("É"));
+        assert!(re(r"^\p{^Greek}$").is_match("a"));
+        assert!(!re(r"\P{Any}").is_match("a"));
+        assert!(re(r"^(?i)k$").is_match("\u{212A}"));
+        assert!(!re(r"(?i)[\W]").is_match("\u{212A}"));
+        assert!(re(r"\pL{1000}").is_match(&"é".repeat(1000)));
+        assert_eq!(
+            err(r"\p{Foo}"),
+            "error parsing regexp: invalid character class range: `\\p{Foo}`"
+        );
+        assert_eq!(
+            err(r"[\p{Greek"),
+            "error parsing regexp: invalid character class range: `\\p{Greek`"
+        );
+        // Names as Go 1.21 read them for Crossplane v1.14.
+        assert!(translate(r"\p{greek}", Semantics::Native).is_err());
+        assert!(translate(r"\p{Greek}", Semantics::Native).is_ok());
+    }
+
+    #[test]
+    fn written_out_classes_are_bounded() {
+        assert_eq!(
+            err(&r"\pL".repeat(3000)),
+            format!(
+                "error parsing regexp: expression too large: `{}`",
+                r"\pL".repeat(3000)
+            )
+        );
+        // Empty quotes add nothing.
+        assert!(translate(&format!("\\pL{}", r"\Q\E".repeat(5000)), Semantics::Native).is_ok());
     }
 
     /// A match-only compile has no capturing group, and accepts, rejects and

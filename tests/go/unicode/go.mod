@@ -1,0 +1,3 @@
+module xprender.dev/oracle/unicode
+
+go 1.25
