@@ -71,7 +71,7 @@ after(async () => {
   }
 });
 
-// The budget is gzip ≤ 150 KB; the engine is over it today (docs/benchmarks.md), so this guards a
+// The 150 KB budget is lifted (the regexp engine weighs what it weighs); this guards a
 // ceiling at today's size: growth fails, and the ceiling comes down as the engine shrinks.
 test('the engine wasm in www/dist stays under its size ceiling', () => {
   const wasm = readdirSync(join(dist, 'assets')).filter((f) => f.endsWith('.wasm'));
@@ -81,7 +81,7 @@ test('the engine wasm in www/dist stays under its size ceiling', () => {
   figures.wasmBytes = bytes.length;
   figures.wasmGzipBytes = gz;
   console.log(`engine wasm: ${bytes.length} bytes, ${gz} bytes gzipped`);
-  assert.ok(gz <= 172_500, `engine wasm gzip ${gz} bytes > 172,500-byte ceiling (budget 150 KB)`);
+  assert.ok(gz <= 191_000, `engine wasm gzip ${gz} bytes > 191,000-byte ceiling`);
 });
 
 /** The text of a CodeMirror editor inside the element with this id. */
