@@ -106,7 +106,12 @@ fn unused_observed(
         .into_iter()
         .flat_map(Json::items)
     {
-        let text = |k: &str| u.get(k).and_then(Json::as_str).unwrap_or_default().into_owned();
+        let text = |k: &str| {
+            u.get(k)
+                .and_then(Json::as_str)
+                .unwrap_or_default()
+                .into_owned()
+        };
         if let Some(i) = u
             .get("document")
             .and_then(|d| d.to_value().as_u64())
