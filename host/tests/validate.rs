@@ -429,3 +429,51 @@ resources:
         );
     }
 }
+
+/// A convert transform's `toType` takes function-patch-and-transform's values: `float64`, not
+/// `float`.
+#[test]
+fn convert_to_float64_is_a_known_type() {
+    let dir = tempfile::tempdir().unwrap();
+    let composition = |to_type: &str| {
+        format!(
+            "apiVersion: apiextensions.crossplane.io/v1
+kind: Composition
+metadata: {{name: c}}
+spec:
+  compositeTypeRef: {{apiVersion: example.org/v1, kind: XB}}
+  mode: Pipeline
+  pipeline:
+  - step: pt
+    functionRef: {{name: function-xprender}}
+    input:
+      apiVersion: pt.fn.crossplane.io/v1beta1
+      kind: Resources
+      resources:
+      - name: b
+        base: {{apiVersion: s3.example.org/v1, kind: Bucket}}
+        patches:
+        - fromFieldPath: spec.size
+          toFieldPath: spec.size
+          transforms:
+          - type: convert
+            convert: {{toType: {to_type}}}
+"
+        )
+    };
+    for (to_type, want) in [("float64", 0), ("float", 1)] {
+        std::fs::write(dir.path().join("c.yaml"), composition(to_type)).unwrap();
+        let (code, stdout, stderr) = run(xprender().current_dir(dir.path()).args([
+            "validate",
+            "c.yaml",
+            "--resources",
+            "c.yaml",
+        ]));
+        assert_eq!(code, want, "{to_type}: {stdout}{stderr}");
+        assert_eq!(
+            stdout.contains("convert.toType: Unsupported value"),
+            want == 1,
+            "{to_type}: {stdout}"
+        );
+    }
+}
