@@ -121,13 +121,16 @@ fn compile_protos(manifest_dir: &Path) {
 }
 
 /// A target directory beside the outer one (`<target>/xprender-core`), so the nested cargo
-/// neither waits on the outer build's lock nor rebuilds from scratch per profile.
+/// neither waits on the outer build's lock nor rebuilds from scratch per profile, or per
+/// target: a `--target` build (the static one of `scripts/build-static.sh`) shares it too.
 fn core_target_dir(out_dir: &Path) -> PathBuf {
     // OUT_DIR is <target>[/<triple>]/<profile>/build/<pkg>-<hash>/out.
-    out_dir
-        .ancestors()
-        .nth(4)
-        .map_or_else(|| out_dir.join("core-target"), |t| t.join("xprender-core"))
+    let mut dir = out_dir.ancestors().nth(4);
+    let triple = env::var("TARGET").unwrap_or_default();
+    if dir.is_some_and(|d| d.file_name().is_some_and(|n| n == triple.as_str())) {
+        dir = dir.and_then(Path::parent);
+    }
+    dir.map_or_else(|| out_dir.join("core-target"), |t| t.join("xprender-core"))
 }
 
 /// The wasm32 standard library is in the sysroot of the compiler this build uses.

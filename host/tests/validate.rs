@@ -3,6 +3,8 @@
 //! tests/data/validate/expected (regenerate with XPRENDER_BLESS=1 and review the diff).
 
 mod common;
+#[path = "common/function.rs"]
+mod function;
 
 use std::path::{Path, PathBuf};
 
@@ -317,4 +319,161 @@ fn render_validate_checks_the_rendered_resources() {
              error: the rendered resources are not valid\n"
         )
     );
+}
+
+/// The Function package's input CRD (host/package/input) checks a `Resources` document as the
+/// API server would: every example's pipeline step input and every fixture's step input that
+/// the engine renders without an error passes, and a mistyped member, a value outside a Go
+/// enum's and a missing required member fail with their paths.
+#[test]
+fn the_function_packages_input_crd_checks_step_inputs() {
+    let crd = common::root().join("host/package/input/pt.fn.crossplane.io_resources.yaml");
+    let dir = tempfile::tempdir().unwrap();
+    let mut inputs = Vec::new();
+    let named = |mut input: Value, name: String| {
+        input["metadata"] = serde_json::json!({ "name": name });
+        input.to_string()
+    };
+    for comp in [
+        "examples/pipeline-network/composition.yaml",
+        "examples/object-storage/pipeline/composition.yaml",
+        "examples/platform-db/pipeline/composition.yaml",
+    ] {
+        let text = std::fs::read_to_string(common::root().join(comp)).unwrap();
+        let comp: Value = serde_saphyr::from_str(&text).unwrap();
+        for step in comp["spec"]["pipeline"].as_array().unwrap() {
+            if step["input"]["apiVersion"] == "pt.fn.crossplane.io/v1beta1" {
+                inputs.push(named(
+                    step["input"].clone(),
+                    step["step"].as_str().unwrap().to_owned(),
+                ));
+            }
+        }
+    }
+    for fixture in function::fixtures() {
+        let read = |f: &str| {
+            serde_json::from_str::<Value>(&std::fs::read_to_string(fixture.join(f)).ok()?).ok()
+        };
+        let (Some(request), Some(expected)) = (read("request.json"), read("expected.json")) else {
+            continue;
+        };
+        let failed = expected.get("error").is_some()
+            || expected["results"]
+                .as_array()
+                .is_some_and(|rs| rs.iter().any(|r| r["severity"] == "Fatal"));
+        for (i, input) in function::steps(&request)
+            .unwrap_or_default()
+            .into_iter()
+            .enumerate()
+        {
+            if !failed && input["apiVersion"] == "pt.fn.crossplane.io/v1beta1" {
+                // A classic Composition's spec read as an input names `resources` even when
+                // the spec has none: a null no written input has.
+                let mut input = input;
+                input.as_object_mut().unwrap().retain(|_, v| !v.is_null());
+                let name = fixture.file_name().unwrap().to_string_lossy();
+                inputs.push(named(input, format!("{name}-{i}")));
+            }
+        }
+    }
+    assert!(inputs.len() >= 100, "only {} inputs", inputs.len());
+    std::fs::write(dir.path().join("good.yaml"), inputs.join("\n---\n")).unwrap();
+    let (code, stdout, stderr) = run(xprender()
+        .current_dir(dir.path())
+        .arg("validate")
+        .arg(&crd)
+        .args(["--resources", "good.yaml", "--strict"]));
+    assert_eq!(code, 0, "stdout:\n{stdout}\nstderr:\n{stderr}");
+    let n = inputs.len();
+    assert!(
+        stdout.ends_with(&format!(
+            "{n} objects checked: {n} valid, 0 invalid, 0 without a schema; 0 errors, 0 warnings\n"
+        )),
+        "{stdout}"
+    );
+
+    std::fs::write(
+        dir.path().join("bad.yaml"),
+        "apiVersion: pt.fn.crossplane.io/v1beta1
+kind: Resources
+metadata: {name: bad}
+resources:
+- name: bucket
+  base: {apiVersion: s3.example.org/v1, kind: Bucket}
+  patches:
+  - fromFieldPath: spec.size
+    toFieldPath: spec.forProvider.size
+    transforms:
+    - type: math
+      math: {multiply: two}
+    - type: string
+      string: {type: Convert, convert: ToCamelCase}
+- base: {apiVersion: s3.example.org/v1, kind: Policy}
+",
+    )
+    .unwrap();
+    let (code, stdout, stderr) = run(xprender()
+        .current_dir(dir.path())
+        .arg("validate")
+        .arg(&crd)
+        .args(["--resources", "bad.yaml"]));
+    assert_eq!(code, 1, "stdout:\n{stdout}\nstderr:\n{stderr}");
+    for want in [
+        "bad.yaml:12:14: Resources/bad: resources[0].patches[0].transforms[0].math.multiply: Invalid value: \"string\": resources[0].patches[0].transforms[0].math.multiply in body must be of type integer: \"string\"",
+        "bad.yaml:14:31: Resources/bad: resources[0].patches[0].transforms[1].string.convert: Unsupported value: \"ToCamelCase\"",
+        "bad.yaml:15:3: Resources/bad: resources[1].name: Required value",
+    ] {
+        assert!(
+            stdout.lines().any(|l| l.starts_with(want)),
+            "no line starts with {want:?}:\n{stdout}"
+        );
+    }
+}
+
+/// A convert transform's `toType` takes function-patch-and-transform's values: `float64`, not
+/// `float`.
+#[test]
+fn convert_to_float64_is_a_known_type() {
+    let dir = tempfile::tempdir().unwrap();
+    let composition = |to_type: &str| {
+        format!(
+            "apiVersion: apiextensions.crossplane.io/v1
+kind: Composition
+metadata: {{name: c}}
+spec:
+  compositeTypeRef: {{apiVersion: example.org/v1, kind: XB}}
+  mode: Pipeline
+  pipeline:
+  - step: pt
+    functionRef: {{name: function-xprender}}
+    input:
+      apiVersion: pt.fn.crossplane.io/v1beta1
+      kind: Resources
+      resources:
+      - name: b
+        base: {{apiVersion: s3.example.org/v1, kind: Bucket}}
+        patches:
+        - fromFieldPath: spec.size
+          toFieldPath: spec.size
+          transforms:
+          - type: convert
+            convert: {{toType: {to_type}}}
+"
+        )
+    };
+    for (to_type, want) in [("float64", 0), ("float", 1)] {
+        std::fs::write(dir.path().join("c.yaml"), composition(to_type)).unwrap();
+        let (code, stdout, stderr) = run(xprender().current_dir(dir.path()).args([
+            "validate",
+            "c.yaml",
+            "--resources",
+            "c.yaml",
+        ]));
+        assert_eq!(code, want, "{to_type}: {stdout}{stderr}");
+        assert_eq!(
+            stdout.contains("convert.toType: Unsupported value"),
+            want == 1,
+            "{to_type}: {stdout}"
+        );
+    }
 }

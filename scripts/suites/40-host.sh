@@ -1,6 +1,8 @@
 # The xprender CLI beyond `cargo test --workspace`: the embedded core module built with
 # binaryen's wasm-opt (node_modules), its size budget, the committed prebuilt module, and the
-# README's main command, with the pinned toolchain and with a copy of it lacking wasm32.
+# README's main command, with the pinned toolchain and with a copy of it lacking wasm32; the
+# static release binary (scripts/build-static.sh), the one release build of the run, and the
+# Function package around it run as Crossplane runs it.
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
 need_wasm_target
@@ -15,8 +17,14 @@ cargo test -p xprender-host --locked --no-fail-fast
 step "render properties on the three faces: native, wasmtime and Node's WebAssembly"
 cargo test -p xprender-host --locked --test properties -- --ignored
 
-step "the README's main command"
-out=$(cargo run -q --release --locked -p xprender-host -- render \
+step "the static release binary (scripts/build-static.sh)"
+# Every release-binary check below runs this binary (the README's `cargo run --release` builds
+# the same sources, dynamically linked); no other release build of the CLI happens in the run.
+static=$(bash "$ROOT/scripts/build-static.sh")
+[ -x "$static" ] || die "build-static.sh printed no binary"
+
+step "the README's main command (the static release binary)"
+out=$("$static" render \
   examples/platform-db/xr.yaml examples/platform-db/composition.yaml \
   --observed-resources examples/platform-db/observed.yaml)
 sed -n '1,5p' <<<"$out"
@@ -25,7 +33,7 @@ grep -q '^kind: XPostgreSQLInstance$' <<<"$out" || die "the example did not rend
 
 step "the committed prebuilt core module (host/assets) is this commit's"
 fresh=$(mktemp -d)
-cargo run -q --release --locked -p xprender-host -- module --output "$fresh/core.wasm"
+"$static" module --output "$fresh/core.wasm"
 check_embedded xprender-core.wasm "$fresh/core.wasm"
 rm -rf "$fresh"
 
@@ -60,11 +68,12 @@ no_wasm_xprender version | grep 'engine: .*prebuilt host/assets' ||
   die "the build without wasm32 does not say it embeds the prebuilt module"
 [ "$offline" = "$out" ] || die "the render without the wasm32 target differs from the pinned toolchain's"
 
-step "cargo install --path host: the installed binary works outside the repository"
-# The install shares the release build above (same target directory and profile): it links
-# and copies, it does not compile again.
+step "the installed binary works outside the repository"
+# The static binary copied into a bin directory of its own, as `cargo install --path host`
+# places its build, and run from elsewhere: nothing it needs is looked up in the repository.
 install_root=$(mktemp -d)
-cargo install -q --locked --path host --root "$install_root"
+mkdir "$install_root/bin"
+cp "$static" "$install_root/bin/xprender"
 installed="$install_root/bin/xprender"
 (
   cd "$install_root"
@@ -84,7 +93,7 @@ rm -rf "$install_root"
 step "xprender test: the examples' composition tests, JUnit report validated as XML"
 need_apt python3
 junit="$(mktemp -d)/junit.xml"
-cargo run -q --release --locked -p xprender-host -- test examples --junit "$junit"
+"$static" test examples --junit "$junit"
 python3 - "$junit" <<'PY' || die "xprender test --junit wrote invalid JUnit XML"
 import sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
@@ -94,6 +103,12 @@ assert cases and int(root.get("tests")) == len(cases), (root.attrib, len(cases))
 assert root.get("failures") == "0", root.attrib
 print(f"JUnit: {len(cases)} test cases in {len(root)} suites")
 PY
+
+step "the Function package run as Crossplane runs it (chroot, user 65532, mutual TLS)"
+# The package built around the static binary, its image unpacked into an empty root and its
+# entrypoint started there with only TLS_SERVER_CERTS_DIR (host/tests/function_image.rs).
+[ "$(id -u)" -eq 0 ] || die "the Function image test starts the function with chroot: run the suite as root"
+XPRENDER_STATIC_BIN="$static" cargo test -p xprender-host --locked --test function_image -- --ignored
 
 step "core module size ceiling (today's size; the 250 KiB budget is in docs/benchmarks.md)"
 cargo test -p xprender-host --locked --test module -- --ignored --nocapture

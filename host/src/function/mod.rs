@@ -7,6 +7,7 @@
 mod codec;
 #[cfg(test)]
 mod go_order;
+mod linger;
 mod log;
 mod proto;
 mod server;

@@ -7,6 +7,7 @@ use anyhow::Context as _;
 use serde_json::json;
 use tonic::transport::{Certificate, Identity, Server, ServerTlsConfig};
 
+use super::linger;
 use super::log::Log;
 use super::proto::{v1, v1beta1};
 use super::service::Service;
@@ -67,18 +68,21 @@ pub(crate) async fn serve(listen: Listen<'_>, service: Service, log: Log) -> any
                 ],
             );
             // Without TCP_NODELAY a small response waits for the client's delayed ACK (40 ms).
+            // Closed connections linger until the client has read the whole answer.
+            let tracker = linger::Tracker::new();
             let incoming = tokio_stream::StreamExt::map(
                 tokio_stream::wrappers::TcpListenerStream::new(listener),
                 |conn| {
-                    if let Ok(c) = &conn {
+                    conn.map(|c| {
                         let _ = c.set_nodelay(true);
-                    }
-                    conn
+                        tracker.track(c)
+                    })
                 },
             );
             router
                 .serve_with_incoming_shutdown(incoming, shutdown)
                 .await?;
+            tracker.closed(linger::LINGER * 2).await;
         }
         "unix" => {
             // A stale socket file from an earlier run would make bind fail.

@@ -61,7 +61,7 @@ fn transform() -> Value {
                 "replace": obj(json!({"search": s(), "replace": s()}))
             })),
             "convert": req(obj(json!({
-                "toType": en(&["string", "int", "int64", "bool", "float", "object", "array"]),
+                "toType": en(&["string", "int", "int64", "bool", "float64", "object", "array"]),
                 "format": en(&["none", "quantity", "json"])
             })), &["toType"])
         })),

@@ -310,7 +310,7 @@ fn after(input: Ty, t: &Value) -> Ty {
             "string" => Ty::Is("string"),
             "int" | "int64" => Ty::Is("integer"),
             "bool" => Ty::Is("boolean"),
-            "float" => Ty::Is("number"),
+            "float64" => Ty::Is("number"),
             "object" => Ty::Is("object"),
             "array" => Ty::Is("array"),
             _ => Ty::Any,

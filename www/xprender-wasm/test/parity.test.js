@@ -55,6 +55,9 @@ for (const target of ['nodejs', 'web']) {
         try {
           req = JSON.parse(text, (_, v) => {
             if (typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v)) unsafe = true;
+            // A JS number does not say whether the text was `-0` (int64 0) or `-0.0` (float64
+            // -0), and render() reads -0 as JSON.stringify writes it, `0`.
+            if (Object.is(v, -0)) unsafe = true;
             return v;
           });
         } catch {
@@ -66,8 +69,8 @@ for (const target of ['nodejs', 'web']) {
         // render() takes the four parts; a function step's `desired`, a pipeline's starting
         // `context`, `extraResources` and `xrdSchema` travel in the request text (renderJson).
         if (['desired', 'context', 'extraResources', 'xrdSchema'].some((k) => k in req)) continue;
-        // An integer past 2^53 cannot travel in a JS object: compare with the request as the
-        // objects hold it.
+        // An integer past 2^53, or a negative zero, cannot travel in a JS object as the text
+        // has it: compare with the request as the objects hold it.
         const want = JSON.parse(builds[target].renderJson(unsafe ? JSON.stringify(req) : text));
         let got;
         try {
