@@ -81,7 +81,7 @@ test('the engine wasm in www/dist stays under its size ceiling', () => {
   figures.wasmBytes = bytes.length;
   figures.wasmGzipBytes = gz;
   console.log(`engine wasm: ${bytes.length} bytes, ${gz} bytes gzipped`);
-  assert.ok(gz <= 191_000, `engine wasm gzip ${gz} bytes > 191,000-byte ceiling`);
+  assert.ok(gz <= 193_000, `engine wasm gzip ${gz} bytes > 193,000-byte ceiling`);
 });
 
 /** The text of a CodeMirror editor inside the element with this id. */
