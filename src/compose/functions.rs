@@ -14,6 +14,8 @@ use super::input::{At, Dec, PT_API_VERSION, StepRef};
 
 /// The function-patch-and-transform package name.
 pub(crate) const PATCH_AND_TRANSFORM: &str = "function-patch-and-transform";
+/// xprender's own Function package (`host/package`), a drop-in for function-patch-and-transform.
+pub(crate) const XPRENDER: &str = "function-xprender";
 /// The function-environment-configs package name.
 pub(crate) const ENVIRONMENT_CONFIGS: &str = "function-environment-configs";
 /// The function-auto-ready package name.
@@ -127,7 +129,8 @@ fn package_name(package: &str) -> &str {
 
 fn by_package(name: &str) -> Option<Implementation> {
     match name {
-        PATCH_AND_TRANSFORM => Some(Implementation::PatchAndTransform),
+        // xprender's own Function package answers as function-patch-and-transform.
+        PATCH_AND_TRANSFORM | XPRENDER => Some(Implementation::PatchAndTransform),
         ENVIRONMENT_CONFIGS => Some(Implementation::EnvironmentConfigs),
         AUTO_READY => Some(Implementation::AutoReady),
         _ => None,
