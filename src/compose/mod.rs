@@ -258,7 +258,7 @@ fn failed_after_apply_output(st: State<'_>) -> Output {
 }
 
 /// The Function context for the Output, when the request asks for it.
-pub(super) fn output_context(st: &State<'_>) -> Option<Value> {
+fn output_context(st: &State<'_>) -> Option<Value> {
     st.request
         .options
         .pipeline
@@ -293,7 +293,6 @@ fn paused(xr: Value, trace: bool) -> Output {
 
 /// Composite readiness, connection-detail filtering and the Output.
 fn finish(mut st: State<'_>, input_xr: Option<Value>) -> Result<Output> {
-    let context = output_context(&st);
     let sem = st.sem;
     let mut composite = match input_xr {
         None => std::mem::take(&mut st.xr),
@@ -329,13 +328,20 @@ fn finish(mut st: State<'_>, input_xr: Option<Value>) -> Result<Output> {
             })?;
         }
     }
+    Ok(finished(st, composite, ready))
+}
+
+/// The Output of a render that ran to its end: the connection details the XRD's keys keep
+/// (all when it lists none), and the Function context when asked for.
+pub(super) fn finished(mut st: State<'_>, composite: Value, ready: bool) -> Output {
+    let context = output_context(&st);
     let mut details = std::mem::take(&mut st.details);
     if let Some(keys) = &st.request.options.connection_secret_keys
         && !keys.is_empty()
     {
         details.retain(|(k, _)| keys.contains(k));
     }
-    Ok(Output {
+    Output {
         context,
         result_steps: st.request.options.pipeline.result_steps,
         composite,
@@ -349,7 +355,7 @@ fn finish(mut st: State<'_>, input_xr: Option<Value>) -> Result<Output> {
         environment: None,
         inputs: None,
         composite_ready: None,
-    })
+    }
 }
 
 /// The input XR with the desired XR's status applied: all Crossplane takes

@@ -7,17 +7,15 @@
 use crate::error::Result;
 use crate::go::quote;
 use crate::readiness;
-use crate::trace::PatchTrace;
 use crate::value::Value;
 
 use super::metadata::{
     self, LABEL_CLAIM_NAME, LABEL_CLAIM_NAMESPACE, LABEL_COMPOSITE, meta_entry, meta_str,
 };
 use super::output::Output;
-use super::{State, composite_readiness, output_context};
+use super::{State, composite_readiness, finished};
 
 pub(super) fn finish(mut st: State<'_>, input_xr: &Value) -> Result<Output> {
-    let context = output_context(&st);
     let mut composite = desired_composite(&st.function.desired_xr, input_xr);
     if st.request.options.pipeline.include_full_xr {
         // `-x`: the input XR's spec and metadata (as defaulted), copied as they are.
@@ -54,27 +52,7 @@ pub(super) fn finish(mut st: State<'_>, input_xr: &Value) -> Result<Output> {
             .with_resource(r.name.as_str())
         })?;
     }
-    let mut details = std::mem::take(&mut st.details);
-    if let Some(keys) = &st.request.options.connection_secret_keys
-        && !keys.is_empty()
-    {
-        details.retain(|(k, _)| keys.contains(k));
-    }
-    Ok(Output {
-        context,
-        result_steps: st.request.options.pipeline.result_steps,
-        composite,
-        resources: st.resources,
-        connection_details: details,
-        ready,
-        results: st.results,
-        trace: st
-            .trace
-            .map(|t| t.iter().map(PatchTrace::to_value).collect()),
-        environment: None,
-        inputs: None,
-        composite_ready: None,
-    })
+    Ok(finished(st, composite, ready))
 }
 
 /// The desired XR as `crossplane render` prints it: what the functions desired (through
