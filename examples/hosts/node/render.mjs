@@ -44,8 +44,9 @@ function render(wasm, request) {
 
 const [wasmPath, ...paths] = process.argv.slice(2);
 // The options `xprender render` sends for files (as `crossplane render` does: a fixed condition
-// time, results named by step, the Function context), so both print the same bytes.
-const options = { now: '2024-01-01T00:00:00Z', resultSteps: true, includeContext: true };
+// time, results named by step, the Function context, Crossplane v2's render of a Pipeline), so
+// both print the same bytes.
+const options = { now: '2024-01-01T00:00:00Z', resultSteps: true, includeContext: true, crossplane: 'v2' };
 const response = render(readFileSync(wasmPath), JSON.stringify({ documents: documents(paths), options }));
 // `inputs` is the Output's last member: the render itself is what comes before it.
 const cut = response.lastIndexOf(',"inputs":');

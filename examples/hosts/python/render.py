@@ -52,8 +52,14 @@ def render(wasm_path, request):
 
 
 # The options `xprender render` sends for files (as `crossplane render` does: a fixed condition
-# time, results named by step, the Function context), so both print the same bytes.
-OPTIONS = {"now": "2024-01-01T00:00:00Z", "resultSteps": True, "includeContext": True}
+# time, results named by step, the Function context, Crossplane v2's render of a Pipeline), so
+# both print the same bytes.
+OPTIONS = {
+    "now": "2024-01-01T00:00:00Z",
+    "resultSteps": True,
+    "includeContext": True,
+    "crossplane": "v2",
+}
 
 
 def main():
