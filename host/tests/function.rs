@@ -319,17 +319,7 @@ async fn sigterm_lets_the_request_in_flight_finish() {
             .into_inner(),
     );
     // A small request that keeps the engine busy: thousands of 1.9 MB formats.
-    let patches: Vec<Json> = (0..3000)
-        .map(|_| {
-            json!({"type": "FromCompositeFieldPath", "fromFieldPath": "spec.region",
-            "toFieldPath": "spec.x",
-            "transforms": [{"type": "string", "string": {"type": "Format", "fmt": "%1900000s"}}]})
-        })
-        .collect();
-    let mut slow = small_request();
-    slow.input = Some(to_struct(
-        &json!({"resources": [{"name": "bucket", "base": {"kind": "B"}, "patches": patches}]}),
-    ));
+    let slow = function::slow_request(3000);
     let in_flight = tokio::spawn(async move { client.run_function(slow).await });
     tokio::time::sleep(Duration::from_millis(500)).await;
     let status = std::process::Command::new("kill")

@@ -20,7 +20,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use function::{Server, V1Client, V1beta1Client, check_small, pki, small_request, tls_channel};
-use serde_json::{Value as Json, json};
+use serde_json::Value as Json;
 
 /// The user Crossplane's default runtime runs a function as (the image's `User`).
 const USER: &str = "65532:65532";
@@ -90,23 +90,6 @@ fn proc_status(pid: u32, field: &str) -> String {
         .find_map(|l| l.strip_prefix(field))
         .unwrap_or_default();
     line.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// A step slow enough to be in flight when SIGTERM arrives, well within the default 2 s
-/// timeout: hundreds of 1.9 MB formats, each replacing the last.
-fn slow_request() -> function::RunFunctionRequest {
-    let patches: Vec<Json> = (0..300)
-        .map(|_| {
-            json!({"type": "FromCompositeFieldPath", "fromFieldPath": "spec.region",
-            "toFieldPath": "spec.x",
-            "transforms": [{"type": "string", "string": {"type": "Format", "fmt": "%1900000s"}}]})
-        })
-        .collect();
-    let mut slow = small_request();
-    slow.input = Some(function::to_struct(
-        &json!({"resources": [{"name": "bucket", "base": {"kind": "B"}, "patches": patches}]}),
-    ));
-    slow
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -231,7 +214,7 @@ async fn the_function_image_serves_as_crossplane_runs_it() {
     // SIGTERM while a render is in flight: its answer arrives whole, then the process exits 0.
     let started = Instant::now();
     let in_flight = tokio::spawn(async move {
-        let rsp = client.run_function(slow_request()).await;
+        let rsp = client.run_function(function::slow_request(300)).await;
         (rsp, Instant::now())
     });
     tokio::time::sleep(Duration::from_millis(150)).await;

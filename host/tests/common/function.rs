@@ -435,6 +435,23 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// A small step: one template patched from the XR, one ready observed resource.
+/// The small request whose step formats `formats` strings of 1.9 MB in turn: slow enough to be
+/// in flight when a signal arrives.
+pub fn slow_request(formats: usize) -> RunFunctionRequest {
+    let patches: Vec<Json> = (0..formats)
+        .map(|_| {
+            json!({"type": "FromCompositeFieldPath", "fromFieldPath": "spec.region",
+            "toFieldPath": "spec.x",
+            "transforms": [{"type": "string", "string": {"type": "Format", "fmt": "%1900000s"}}]})
+        })
+        .collect();
+    let mut slow = small_request();
+    slow.input = Some(to_struct(
+        &json!({"resources": [{"name": "bucket", "base": {"kind": "B"}, "patches": patches}]}),
+    ));
+    slow
+}
+
 pub fn small_request() -> RunFunctionRequest {
     let xr = json!({"apiVersion": "example.org/v1", "kind": "XDB", "metadata": {"name": "db"},
                     "spec": {"region": "eu-west-1", "size": 3}});

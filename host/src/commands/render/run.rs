@@ -72,11 +72,10 @@ pub(crate) fn run(args: &RenderArgs) -> anyhow::Result<ExitCode> {
                     text("compositionReason")
                 );
             }
+            let composition = chosen(inputs, compositions);
             v2 = args.crossplane_v2()
                 && args.semantics != Some(super::SemanticsArg::Native)
-                && chosen(inputs, compositions).is_some_and(|c| {
-                    c.pointer("/spec/mode").and_then(Value::as_str) == Some("Pipeline")
-                });
+                && composition.is_some_and(is_pipeline);
             if v2 {
                 // `crossplane render` hands every observed resource to the functions, which
                 // ignore those no template names: not an error, and nothing is printed.
@@ -84,9 +83,7 @@ pub(crate) fn run(args: &RenderArgs) -> anyhow::Result<ExitCode> {
             } else {
                 report::check_unused(inputs, origins, observed, *strict)?;
             }
-            chosen(inputs, compositions)
-                .map(stream::output_order)
-                .unwrap_or_default()
+            composition.map(stream::output_order).unwrap_or_default()
         }
     };
     if v2 && args.output == OutputFormat::Yaml {
@@ -99,10 +96,12 @@ pub(crate) fn run(args: &RenderArgs) -> anyhow::Result<ExitCode> {
 /// Pipelines (classic Compositions, which `crossplane render` refuses, keep xprender's).
 fn crossplane_errors(args: &RenderArgs, source: &Source) -> bool {
     args.crossplane_v2()
-        && matches!(source, Source::Documents { compositions, .. } if !compositions.is_empty()
-        && compositions.iter().all(|c| {
-            c.pointer("/spec/mode").and_then(Value::as_str) == Some("Pipeline")
-        }))
+        && matches!(source, Source::Documents { compositions, .. }
+            if !compositions.is_empty() && compositions.iter().all(is_pipeline))
+}
+
+fn is_pipeline(composition: &Value) -> bool {
+    composition.pointer("/spec/mode").and_then(Value::as_str) == Some("Pipeline")
 }
 
 /// Prints the answer as Crossplane v2's `crossplane render` does: the stream alone, or its
