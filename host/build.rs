@@ -9,12 +9,21 @@
 //! that rustup cannot add it to (no network) embeds the committed `assets/xprender-core.wasm`
 //! instead, which `scripts/build-embedded.sh` writes and the test command proves current.
 //!
+//! The module is then compiled ahead of time with the host's own wasmtime configuration
+//! (`src/runtime/config.rs`, shared with this script) for the target's baseline CPU, so a fresh
+//! process loads machine code instead of running Cranelift (`src/runtime/cache.rs`).
+//!
 //! It also generates the gRPC code of `function serve` from `proto/` with protox, a protobuf
 //! compiler in Rust, so no system `protoc` is needed.
 
 use std::env;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+// The configuration every render runs under: the precompiled module must match it.
+#[allow(dead_code, unreachable_pub)]
+#[path = "src/runtime/config.rs"]
+mod config;
 
 fn main() {
     let manifest_dir = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it"));
@@ -55,6 +64,17 @@ fn main() {
         std::fs::copy(&prebuilt, &shipped).expect("copy the prebuilt core module");
         "prebuilt"
     };
+    let precompiled = out_dir.join("xprender.cwasm");
+    if let Err(e) = precompile(&shipped, &precompiled) {
+        // The binary still works: it compiles the module at run time, as it would for a
+        // CPU the artifact does not suit.
+        println!("cargo:warning=cannot precompile the core module: {e}");
+        std::fs::write(&precompiled, b"").expect("write OUT_DIR/xprender.cwasm");
+    }
+    println!(
+        "cargo:rustc-env=XPRENDER_CORE_CWASM={}",
+        precompiled.display()
+    );
     println!(
         "cargo:rustc-env=XPRENDER_WASMTIME_VERSION={}",
         locked_version(&root, "wasmtime")
@@ -93,6 +113,32 @@ fn optimize(root: &Path, raw: &Path, shipped: &Path) -> bool {
             false
         }
     }
+}
+
+/// Compiles `wasm` for the target with the runtime's configuration into `out`.
+///
+/// On x86_64 the code may use x86-64-v2 (SSE4.2, POPCNT, CMPXCHG16B, every x86_64 server
+/// since 2009), not the build machine's own features: the binary is shipped (the Function
+/// package runs on whatever node it lands on), and wasmtime refuses an artifact that needs a
+/// feature the running CPU lacks, so a narrower set makes it load everywhere.
+fn precompile(wasm: &Path, out: &Path) -> Result<(), String> {
+    let triple = env::var("TARGET").map_err(|e| e.to_string())?;
+    let mut config = config::config(1);
+    config.target(&triple).map_err(|e| format!("{e:#}"))?;
+    if triple.starts_with("x86_64-") {
+        // SAFETY: a preset of x86_64's own feature flags; wasmtime checks at load time that
+        // the running CPU has every feature the artifact was compiled with.
+        #[allow(unsafe_code)]
+        unsafe {
+            config.cranelift_flag_enable("nehalem");
+        }
+    }
+    let engine = wasmtime::Engine::new(&config).map_err(|e| format!("{e:#}"))?;
+    let wasm = std::fs::read(wasm).map_err(|e| e.to_string())?;
+    let artifact = engine
+        .precompile_module(&wasm)
+        .map_err(|e| format!("{e:#}"))?;
+    std::fs::write(out, artifact).map_err(|e| e.to_string())
 }
 
 /// Crossplane's function protocol (v1 and the v1beta1 alias), server and client.

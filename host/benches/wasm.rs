@@ -5,7 +5,9 @@
 //! the CLI does for every render) and a render on a live instance (the engine's own speed),
 //! both under the host's own wasmtime configuration. `XPRENDER_BENCH_EPOCHS=0` turns off
 //! its epoch interruption (the deadline's checks at every call and loop), to compare with
-//! figures measured without it. Beside them, the yardstick the render's speed is set against:
+//! figures measured without it. A third figure runs the live instance on the bundled module as
+//! the binary loads it, precompiled by build.rs for x86-64-v2 rather than for this CPU
+//! (`wasmtime_live_instance_precompiled`), to show what the portable artifact costs. Beside them, the yardstick the render's speed is set against:
 //! parsing the same request into a `serde_json::Value`, natively (`serde_json_parse`).
 
 use std::hint::black_box;
@@ -105,6 +107,12 @@ fn wasm(c: &mut Criterion) {
     let engine = Engine::new(&config).expect("wasmtime engine");
     let module = Module::from_file(&engine, &path).expect("compile the core module");
     let linker = Linker::new(&engine);
+    let artifact: &[u8] = include_bytes!(env!("XPRENDER_CORE_CWASM"));
+    // SAFETY: build.rs's output for this wasmtime and configuration; wasmtime checks it.
+    #[allow(unsafe_code)]
+    let precompiled = (!artifact.is_empty())
+        .then(|| unsafe { Module::deserialize(&engine, artifact) }.ok())
+        .flatten();
     for (name, request) in WORKLOADS {
         let mut group = c.benchmark_group(name);
         group.bench_function("wasmtime_fresh_instance", |b| {
@@ -114,6 +122,12 @@ fn wasm(c: &mut Criterion) {
         group.bench_function("wasmtime_live_instance", |b| {
             b.iter(|| live.render(black_box(request)));
         });
+        if let Some(precompiled) = &precompiled {
+            let mut live = Guest::new(&engine, &linker, precompiled);
+            group.bench_function("wasmtime_live_instance_precompiled", |b| {
+                b.iter(|| live.render(black_box(request)));
+            });
+        }
         group.bench_function("serde_json_parse", |b| {
             b.iter(|| serde_json::from_str::<serde_json::Value>(black_box(request)).expect("JSON"));
         });

@@ -285,6 +285,34 @@ fn module_cache_is_reused_and_repaired() {
     );
 }
 
+/// The bundled engine is loaded as build.rs precompiled it, so a first render with an empty
+/// cache compiles nothing and writes no entry; turned off, it is compiled and cached, and the
+/// render is the same.
+#[test]
+fn the_bundled_engine_is_loaded_precompiled() {
+    let dir = temp_dir("precompiled");
+    let render = |cache: &Path, precompiled: &str| {
+        let (code, out, err) = run(xprender()
+            .env("XPRENDER_CACHE_DIR", cache)
+            .env("XPRENDER_LOG", "debug")
+            .env("XPRENDER_PRECOMPILED", precompiled)
+            .arg("render")
+            .arg(common::example("xr.yaml"))
+            .arg(common::example("composition.yaml"))
+            .arg("--observed-resources")
+            .arg(common::example("observed.yaml")));
+        assert_eq!(code, 0, "{err}");
+        (out, err)
+    };
+    let (shipped, err) = render(&dir.join("empty"), "on");
+    assert!(err.contains("engine module Precompiled"), "{err}");
+    assert!(cache_entries(&dir.join("empty")).is_empty());
+    let (compiled, err) = render(&dir.join("off"), "off");
+    assert!(err.contains("engine module Compiled"), "{err}");
+    assert_eq!(cache_entries(&dir.join("off")).len(), 1);
+    assert_eq!(shipped, compiled);
+}
+
 #[test]
 fn module_cache_keeps_the_newest_entries() {
     let dir = temp_dir("cache-prune");

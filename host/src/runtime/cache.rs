@@ -1,4 +1,5 @@
-//! On-disk cache of compiled engine modules, so a cold process skips Cranelift.
+//! Where a compiled engine module comes from, so a cold process skips Cranelift: the bundled
+//! module's precompiled artifact (built by build.rs), else an on-disk cache of compiled modules.
 //!
 //! An entry is named by the module's sha256, the wasmtime version and a hash of the engine
 //! configuration; its content is a sha256 of the payload followed by `Module::serialize`
@@ -35,18 +36,27 @@ pub(crate) fn default_dir() -> Option<PathBuf> {
 /// How a module was obtained; reported by `--verbose`-style diagnostics and tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Source {
+    /// The artifact build.rs compiled the bundled module into.
+    Precompiled,
     /// Loaded from a cache entry.
     Cache,
     /// Compiled (and stored, when a cache directory is usable).
     Compiled,
 }
 
-/// Loads `wasm` compiled for `engine` from the cache in `dir`, compiling and storing it on a miss.
+/// Loads `wasm` compiled for `engine`: the precompiled artifact when `wasm` is the bundled
+/// module and the artifact suits this CPU and configuration, else from the cache in `dir`,
+/// compiling and storing it on a miss.
 pub(crate) fn load(
     engine: &Engine,
     wasm: &[u8],
     dir: Option<&Path>,
 ) -> anyhow::Result<(Module, Source)> {
+    if std::ptr::eq(wasm, super::BUNDLED_ENGINE)
+        && let Some(module) = precompiled(engine)
+    {
+        return Ok((module, Source::Precompiled));
+    }
     let Some(dir) = dir else {
         return Ok((compile(engine, wasm)?, Source::Compiled));
     };
@@ -69,6 +79,29 @@ pub(crate) fn load(
         ),
     }
     Ok((module, Source::Compiled))
+}
+
+/// The bundled module's artifact, unless it is empty (build.rs could not make it), turned off
+/// (`XPRENDER_PRECOMPILED=off`, to measure or rule it out) or refused by wasmtime: another
+/// wasmtime configuration, or a CPU without a feature the code uses.
+fn precompiled(engine: &Engine) -> Option<Module> {
+    if super::BUNDLED_ENGINE_PRECOMPILED.is_empty()
+        || std::env::var_os("XPRENDER_PRECOMPILED").is_some_and(|v| v == "off")
+    {
+        return None;
+    }
+    // SAFETY: the artifact is wasmtime's own output for the bundled module, made by build.rs
+    // with this binary's wasmtime and configuration and embedded in the binary, not read from
+    // anywhere a user writes; wasmtime checks its version, configuration and CPU features.
+    #[allow(unsafe_code)]
+    let module = unsafe { Module::deserialize(engine, super::BUNDLED_ENGINE_PRECOMPILED) };
+    match module {
+        Ok(module) => Some(module),
+        Err(e) => {
+            crate::debug!("precompiled engine refused, compiling instead: {e:#}");
+            None
+        }
+    }
 }
 
 fn compile(engine: &Engine, wasm: &[u8]) -> anyhow::Result<Module> {

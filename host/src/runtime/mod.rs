@@ -25,6 +25,10 @@ pub(crate) use precheck::{DEFAULT_MAX_REQUEST_SIZE, list_over_limit, precheck};
 /// The core module built from this commit, or the committed prebuilt one (see `build.rs`).
 pub(crate) static BUNDLED_ENGINE: &[u8] = include_bytes!(env!("XPRENDER_CORE_WASM"));
 
+/// `BUNDLED_ENGINE` compiled by build.rs for this binary's wasmtime configuration; empty when
+/// it could not be (then the module is compiled at run time).
+pub(crate) static BUNDLED_ENGINE_PRECOMPILED: &[u8] = include_bytes!(env!("XPRENDER_CORE_CWASM"));
+
 /// How `BUNDLED_ENGINE` was made: `true` (built, then `wasm-opt -O3`), `false` (built, not
 /// optimized) or `prebuilt` (host/assets/xprender-core.wasm).
 pub(crate) const BUNDLED_ENGINE_OPTIMIZED: &str = env!("XPRENDER_CORE_OPTIMIZED");
