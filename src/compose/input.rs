@@ -23,8 +23,7 @@ use crate::value::{Map, Value};
 
 use super::step::{Desired, Shape};
 
-/// Largest number of templates, patches or steps accepted in one list.
-const MAX_ITEMS: usize = 100_000;
+use crate::model::limits::MAX_ITEMS;
 
 /// A render request: the render contract's JSON document, decoded.
 #[derive(Clone, Debug, PartialEq)]
@@ -667,8 +666,7 @@ impl Template<'_> {
     }
 }
 
-/// The P&T input `apiVersion`/`kind` that marks a function-patch-and-transform step.
-pub(crate) const PT_API_VERSION: &str = "pt.fn.crossplane.io/v1beta1";
+pub(crate) use crate::model::pt::API_VERSION as PT_API_VERSION;
 
 /// A field path in the request, built only when an error needs it.
 #[derive(Clone, Copy)]
@@ -1152,10 +1150,7 @@ fn decode_detail(d: Dec, v: &Value, at: &At<'_>, sem: Semantics) -> Result<Detai
 
 fn limit(n: usize, at: &At<'_>) -> Result<()> {
     if n > MAX_ITEMS {
-        return Err(Error::new(
-            ErrorKind::Limit,
-            format!("{at}: more than {MAX_ITEMS} entries"),
-        ));
+        return Err(crate::model::limits::too_many(at));
     }
     Ok(())
 }
