@@ -14,7 +14,7 @@ use crate::model::pt::{
 };
 use crate::value::{Map, Value, go_json_float};
 
-use Go::{Int, List, One, Pairs, Raw, Str, StringMap, Strings};
+use Go::{Int, List, Object, One, Pairs, Raw, Str, StringMap, Strings};
 
 /// A pipeline step's whole `Resources` input.
 pub(super) fn check_input(input: &Map, at: &str) -> Result<()> {
@@ -65,9 +65,10 @@ impl std::fmt::Display for At<'_> {
 /// Decodes `v` into `go` as the decoder would, up to the first error.
 fn check(go: Go, v: &Value, at: At<'_>) -> Result<()> {
     match (go, v) {
-        (_, Value::Null) | (Raw, _) | (Str(_), Value::String(_)) | (Pairs, Value::Object(_)) => {
-            Ok(())
-        }
+        (_, Value::Null)
+        | (Raw | Object, _)
+        | (Str(_), Value::String(_))
+        | (Pairs, Value::Object(_)) => Ok(()),
         (Int(name), Value::Int(_) | Value::Float(_)) => match int_cause(&number_text(v)) {
             None => Ok(()),
             Some(cause) => Err(mistyped(v, name, Some(&cause), at)),

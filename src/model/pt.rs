@@ -10,6 +10,8 @@ pub const API_VERSION: &str = "pt.fn.crossplane.io/v1beta1";
 pub enum Go {
     /// Any JSON: kept raw (`extv1.JSON`, `runtime.RawExtension`), or a type not modelled here.
     Raw,
+    /// `runtime.RawExtension` holding a Kubernetes object (a template's base): raw JSON too.
+    Object,
     /// A string, or a named string type (`v1beta1.PatchType`), or a pointer to one.
     Str(&'static str),
     /// A signed 64-bit integer (`int64`, or `int`), or a pointer to one.
@@ -33,7 +35,7 @@ pub struct Type {
     pub members: &'static [(&'static str, Go)],
 }
 
-use Go::{Int, List, One, Pairs, Raw, Str, StringMap, Strings};
+use Go::{Int, List, Object, One, Pairs, Raw, Str, StringMap, Strings};
 
 /// `string` (or `*string`), the most common member type.
 pub const STRING: Go = Str("string");
@@ -85,7 +87,7 @@ pub const PATCH_SET: Type = Type {
 pub const COMPOSED_TEMPLATE: Type = Type {
     go: "v1beta1.ComposedTemplate",
     members: &[
-        ("base", Raw),
+        ("base", Object),
         ("connectionDetails", List(&CONNECTION_DETAIL)),
         ("name", STRING),
         ("patches", List(&COMPOSED_PATCH)),
