@@ -17,6 +17,7 @@ mod error;
 mod fieldpath;
 mod fmt;
 mod go;
+pub mod model;
 mod patch;
 mod plan;
 mod readiness;

@@ -66,6 +66,8 @@ pub(crate) struct PatchTrace {
     /// The composed resource (template name); `None` for environment patches.
     pub(crate) resource: Option<String>,
     pub(crate) index: usize,
+    /// Where the patch is written in the Composition (`spec.resources[2].patches[1]`).
+    pub(crate) source: String,
     pub(crate) kind: String,
     pub(crate) from_object: &'static str,
     pub(crate) to_object: &'static str,
@@ -133,6 +135,7 @@ impl PatchTrace {
             None => m.insert("environment".into(), Value::Bool(true)),
         };
         m.insert("patch".into(), Value::Int(to_i64(self.index)));
+        m.insert("source".into(), self.source.as_str().into());
         m.insert("type".into(), self.kind.as_str().into());
         if self.outcome != Outcome::NotRun {
             m.insert(

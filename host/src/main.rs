@@ -33,11 +33,11 @@ mod cli;
 mod cluster;
 mod commands;
 mod function;
-mod go_duration;
 mod io;
 mod positions;
 mod runtime;
 mod stdout;
+mod timeout;
 mod trace;
 mod xpkg;
 

@@ -470,3 +470,78 @@ spec:
         );
     }
 }
+
+/// The Function package's input CRD says what the engine's model of the input says: each
+/// object the members of its Go struct, each member the JSON type of its Go type, and every
+/// enum a choice among the values the engine accepts for that named type.
+#[test]
+fn the_function_packages_input_crd_follows_the_engine_model() {
+    use xprender::model::pt::{self, Go, Type};
+
+    fn check(schema: &Value, t: &Type, at: &str, wrong: &mut Vec<String>) {
+        let props = schema["properties"].as_object();
+        // ObjectMeta is the API server's own: a CRD may only say it is an object.
+        if t.go == "v1.ObjectMeta" && props.is_none() {
+            return;
+        }
+        let mut have: Vec<&str> = props
+            .into_iter()
+            .flat_map(|p| p.keys())
+            .map(String::as_str)
+            .collect();
+        let mut want: Vec<&str> = t.members.iter().map(|(n, _)| *n).collect();
+        have.sort_unstable();
+        want.sort_unstable();
+        if have != want {
+            wrong.push(format!(
+                "{at}: members {have:?}, the model's {t}: {want:?}",
+                t = t.go
+            ));
+        }
+        for (name, go) in t.members {
+            let Some(s) = props.and_then(|p| p.get(*name)) else {
+                continue;
+            };
+            let at = format!("{at}.{name}");
+            let ty = s["type"].as_str().unwrap_or("");
+            let fits = match go {
+                Go::Raw | Go::Object => true,
+                Go::Str(n) => {
+                    let values = pt::values(n);
+                    let enum_ok = s["enum"].as_array().is_none_or(|e| {
+                        e.iter()
+                            .all(|v| v.as_str().is_some_and(|v| values.contains(&v)))
+                    });
+                    if !enum_ok {
+                        wrong.push(format!(
+                            "{at}: enum {} beyond the model's {values:?}",
+                            s["enum"]
+                        ));
+                    }
+                    ty == "string"
+                }
+                Go::Int(_) => ty == "integer",
+                Go::One(t) => {
+                    check(s, t, &at, wrong);
+                    ty == "object"
+                }
+                Go::List(t) => {
+                    check(&s["items"], t, &format!("{at}[]"), wrong);
+                    ty == "array"
+                }
+                Go::Strings => ty == "array" && s["items"]["type"] == "string",
+                Go::StringMap | Go::Pairs => ty == "object",
+            };
+            if !fits {
+                wrong.push(format!("{at}: type {ty:?} for the model's {go:?}"));
+            }
+        }
+    }
+
+    let path = common::root().join("host/package/input/pt.fn.crossplane.io_resources.yaml");
+    let crd: Value = serde_saphyr::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let schema = &crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"];
+    let mut wrong = Vec::new();
+    check(schema, &pt::RESOURCES, "Resources", &mut wrong);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

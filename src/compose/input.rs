@@ -14,7 +14,7 @@ use crate::documents::Choices;
 use crate::error::{Error, ErrorKind, Result};
 use crate::fieldpath::{MergeOptions, Path};
 use crate::patch::patchset::PatchSet;
-use crate::patch::{self, Combine, Patch, PatchType, Policy};
+use crate::patch::{self, Combine, Patch, PatchList, PatchType, Policy, Source};
 use crate::readiness::Check;
 use crate::semantics::Semantics;
 use crate::transform;
@@ -23,8 +23,7 @@ use crate::value::{Map, Value};
 
 use super::step::{Desired, Shape};
 
-/// Largest number of templates, patches or steps accepted in one list.
-const MAX_ITEMS: usize = 100_000;
+use crate::model::limits::MAX_ITEMS;
 
 /// A render request: the render contract's JSON document, decoded.
 #[derive(Clone, Debug, PartialEq)]
@@ -667,8 +666,7 @@ impl Template<'_> {
     }
 }
 
-/// The P&T input `apiVersion`/`kind` that marks a function-patch-and-transform step.
-pub(crate) const PT_API_VERSION: &str = "pt.fn.crossplane.io/v1beta1";
+pub(crate) use crate::model::pt::API_VERSION as PT_API_VERSION;
 
 /// A field path in the request, built only when an error needs it.
 #[derive(Clone, Copy)]
@@ -720,12 +718,12 @@ pub(crate) fn decode_composition(comp: &Value, sem: Semantics) -> Result<Plan<'_
                     Some(match sem {
                         Semantics::Native => {
                             let base = format!("spec.pipeline[{i}].input");
-                            decode_pt(d, inp, &iat, base, sem, false)?
+                            decode_pt(d, inp, &iat, base, sem, Some(to_u32(i)))?
                         }
                         Semantics::Function => {
                             let undecodable = super::members::check_input(inp, &iat.to_string());
                             function_input(
-                                decode_pt(d, inp, &iat, String::new(), sem, false),
+                                decode_pt(d, inp, &iat, String::new(), sem, Some(to_u32(i))),
                                 undecodable,
                             )?
                         }
@@ -757,7 +755,7 @@ pub(crate) fn decode_composition(comp: &Value, sem: Semantics) -> Result<Plan<'_
         Semantics::Native => "spec".to_owned(),
         Semantics::Function => String::new(),
     };
-    let decoded = decode_pt(d, spec, &spec_at, base, sem, true);
+    let decoded = decode_pt(d, spec, &spec_at, base, sem, None);
     let mut input = match sem {
         Semantics::Native => decoded?,
         Semantics::Function => function_input(
@@ -793,8 +791,14 @@ fn decode_pt<'a>(
     at: &At<'_>,
     base_path: String,
     sem: Semantics,
-    classic: bool,
+    step: Option<u32>,
 ) -> Result<PtInput<'a>> {
+    let classic = step.is_none();
+    let source = |list| Source {
+        step,
+        list,
+        index: 0,
+    };
     let mut patch_sets = Vec::new();
     if let Some(sets) = d.opt_array(m, "patchSets", at)? {
         limit(sets.len(), at)?;
@@ -802,7 +806,7 @@ fn decode_pt<'a>(
             let sat = At::Item(at, "patchSets", i);
             let sm = d.object(s, &sat)?;
             let name = d.opt_str(sm, "name", &sat)?.unwrap_or("");
-            let patches = decode_patches(d, sm, &sat, sem)?;
+            let patches = decode_patches(d, sm, &sat, sem, source(PatchList::PatchSet(to_u32(i))))?;
             patch_sets.push(PatchSet {
                 name: name.to_owned(),
                 patches,
@@ -819,6 +823,7 @@ fn decode_pt<'a>(
                 &At::Item(at, "resources", i),
                 i,
                 sem,
+                source(PatchList::Resource(to_u32(i))),
             )?);
         }
     }
@@ -828,7 +833,7 @@ fn decode_pt<'a>(
             Some(SecretRef {
                 name: d.opt_str(r, "name", &rat)?.unwrap_or("").to_owned(),
                 namespace: d.opt_str(r, "namespace", &rat)?.unwrap_or("").to_owned(),
-                patches: decode_patches(d, r, &rat, sem)?,
+                patches: decode_patches(d, r, &rat, sem, source(PatchList::ConnectionSecret))?,
             })
         }
         _ => None,
@@ -837,7 +842,7 @@ fn decode_pt<'a>(
     let mut default_data = None;
     if let Some(env) = d.opt_obj(m, "environment", at)? {
         let eat = At::Key(at, "environment");
-        environment_patches = decode_patches(d, env, &eat, sem)?;
+        environment_patches = decode_patches(d, env, &eat, sem, source(PatchList::Environment))?;
         if classic && let Some(dd) = member(env, "defaultData") {
             d.object(dd, &At::Key(&eat, "defaultData"))?;
             default_data = Some(Cow::Borrowed(dd));
@@ -859,6 +864,7 @@ fn decode_template<'a>(
     at: &At<'_>,
     index: usize,
     sem: Semantics,
+    source: Source,
 ) -> Result<Template<'a>> {
     let m = d.object(v, at)?;
     let name = d.opt_str(m, "name", at)?;
@@ -869,7 +875,7 @@ fn decode_template<'a>(
             Some(Cow::Borrowed(b))
         }
     };
-    let patches = decode_patches(d, m, at, sem)?;
+    let patches = decode_patches(d, m, at, sem, source)?;
     let mut readiness_checks = Vec::new();
     if let Some(rcs) = d.opt_array(m, "readinessChecks", at)? {
         limit(rcs.len(), at)?;
@@ -908,7 +914,13 @@ fn decode_template<'a>(
     })
 }
 
-fn decode_patches<'a>(d: Dec, m: &'a Map, at: &At<'_>, sem: Semantics) -> Result<Vec<Patch<'a>>> {
+fn decode_patches<'a>(
+    d: Dec,
+    m: &'a Map,
+    at: &At<'_>,
+    sem: Semantics,
+    source: Source,
+) -> Result<Vec<Patch<'a>>> {
     let Some(ps) = d.opt_array(m, "patches", at)? else {
         return Ok(Vec::new());
     };
@@ -916,7 +928,12 @@ fn decode_patches<'a>(d: Dec, m: &'a Map, at: &At<'_>, sem: Semantics) -> Result
     // At its final size: collecting results would grow it, moving every patch.
     let mut out = Vec::with_capacity(ps.len());
     for (i, p) in ps.iter().enumerate() {
-        out.push(decode_patch(d, p, &At::Item(at, "patches", i), sem)?);
+        let mut patch = decode_patch(d, p, &At::Item(at, "patches", i), sem)?;
+        patch.source = Source {
+            index: to_u32(i),
+            ..source
+        };
+        out.push(patch);
     }
     Ok(out)
 }
@@ -1001,7 +1018,13 @@ fn decode_patch<'a>(d: Dec, v: &'a Value, at: &At<'_>, sem: Semantics) -> Result
         transforms,
         pipeline,
         policy,
+        source: Source::default(),
     })
+}
+
+/// A list index as a patch's source keeps it (lists hold at most `MAX_ITEMS`).
+fn to_u32(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
 }
 
 fn decode_combine<'a>(d: Dec, c: &'a Map, cat: &At<'_>) -> Result<Combine<'a>> {
@@ -1152,10 +1175,7 @@ fn decode_detail(d: Dec, v: &Value, at: &At<'_>, sem: Semantics) -> Result<Detai
 
 fn limit(n: usize, at: &At<'_>) -> Result<()> {
     if n > MAX_ITEMS {
-        return Err(Error::new(
-            ErrorKind::Limit,
-            format!("{at}: more than {MAX_ITEMS} entries"),
-        ));
+        return Err(crate::model::limits::too_many(at));
     }
     Ok(())
 }

@@ -115,6 +115,7 @@ impl State<'_> {
             step: self.pipeline.step.clone(),
             resource: resource.map(str::to_owned),
             index,
+            source: p.source.to_string(),
             kind: p.kind.as_str().to_owned(),
             from_object: from,
             to_object: to,

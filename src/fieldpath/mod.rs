@@ -27,7 +27,7 @@ pub(crate) use wildcard::MAX_EXPANSIONS;
 
 /// One step of a field path.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Segment {
+pub enum Segment {
     /// An object member (`*` is the wildcard).
     Field(String),
     /// An array index.
@@ -36,7 +36,7 @@ pub(crate) enum Segment {
 
 impl Segment {
     /// Whether this is the wildcard `*` (written `[*]` or `.*`).
-    pub(crate) fn is_wildcard(&self) -> bool {
+    pub fn is_wildcard(&self) -> bool {
         matches!(self, Segment::Field(f) if f == parse::WILDCARD)
     }
 }

@@ -8,6 +8,7 @@
 //! (`tests/structure.rs` keeps it so).
 
 pub(crate) mod bytestr;
+pub(crate) mod duration;
 pub(crate) mod json_experiment;
 pub(crate) mod json_scan;
 pub(crate) mod rfc3339;

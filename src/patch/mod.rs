@@ -144,6 +144,47 @@ pub(crate) struct Patch<'a> {
     /// The same transforms decoded, as `transform::run` runs them.
     pub(crate) pipeline: Vec<Transform>,
     pub(crate) policy: Policy,
+    /// Where the patch is written in the Composition.
+    pub(crate) source: Source,
+}
+
+/// Where a patch is written in the Composition: its list and index there, inside a pipeline
+/// step's input or the classic spec. Kept as numbers; written out only for a trace.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Source {
+    /// The pipeline step whose input holds the patch; `None` for a classic spec.
+    pub(crate) step: Option<u32>,
+    pub(crate) list: PatchList,
+    pub(crate) index: u32,
+}
+
+/// The list a patch is in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum PatchList {
+    #[default]
+    Environment,
+    /// A resource template's, by the template's index.
+    Resource(u32),
+    /// A patch set's, by the set's index.
+    PatchSet(u32),
+    /// An input's `writeConnectionSecretToRef`.
+    ConnectionSecret,
+}
+
+impl std::fmt::Display for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("spec.")?;
+        if let Some(step) = self.step {
+            write!(f, "pipeline[{step}].input.")?;
+        }
+        match self.list {
+            PatchList::Environment => f.write_str("environment")?,
+            PatchList::Resource(i) => write!(f, "resources[{i}]")?,
+            PatchList::PatchSet(i) => write!(f, "patchSets[{i}]")?,
+            PatchList::ConnectionSecret => f.write_str("writeConnectionSecretToRef")?,
+        }
+        write!(f, ".patches[{}]", self.index)
+    }
 }
 
 impl Patch<'_> {
@@ -162,6 +203,7 @@ impl Patch<'_> {
             transforms: Cow::Owned(self.transforms.into_owned()),
             pipeline: self.pipeline,
             policy: self.policy,
+            source: self.source,
         }
     }
 }
@@ -409,4 +451,26 @@ pub(crate) fn write(
         }
     }
     .map_err(|e| e.with_field_path(&**path))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{PatchList, Source};
+
+    #[test]
+    fn a_source_reads_as_the_path_of_the_patch() {
+        let at = |step, list, index| Source { step, list, index }.to_string();
+        assert_eq!(
+            at(Some(0), PatchList::Resource(2), 1),
+            "spec.pipeline[0].input.resources[2].patches[1]"
+        );
+        assert_eq!(
+            at(None, PatchList::PatchSet(3), 0),
+            "spec.patchSets[3].patches[0]"
+        );
+        assert_eq!(
+            at(Some(1), PatchList::Environment, 4),
+            "spec.pipeline[1].input.environment.patches[4]"
+        );
+    }
 }

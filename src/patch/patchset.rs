@@ -63,7 +63,7 @@ pub(crate) fn inline_into<'p, 'a>(
                 "PatchSetName is required by type PatchSet",
             ));
         };
-        let Some(set) = sets.iter().rev().find(|s| s.name == *name) else {
+        let Some((_, set)) = crate::model::patch_sets::named(sets, name, |s| &s.name) else {
             return Err(Error::new(
                 ErrorKind::InvalidComposition,
                 format!("cannot find PatchSet by name {name}"),

@@ -63,3 +63,21 @@ fn to_field_path_options(policy: Option<&str>) -> Result<Option<MergeOptions>> {
 pub(crate) fn valid_to_field_path(policy: &str) -> bool {
     to_field_path_options(Some(policy)).is_ok()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::PatchType;
+    use crate::fieldpath::merge_options_for_policy;
+    use crate::model::pt::values;
+
+    #[test]
+    fn the_input_model_names_what_the_engine_reads() {
+        for t in values("v1beta1.PatchType") {
+            assert_eq!(PatchType::parse(t).as_str(), *t);
+        }
+        for p in values("v1beta1.ToFieldPathPolicy") {
+            assert!(merge_options_for_policy(Some(p)).is_ok(), "{p}");
+        }
+        assert!(merge_options_for_policy(Some("ForceMergeObject")).is_err());
+    }
+}

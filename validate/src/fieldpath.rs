@@ -3,76 +3,17 @@
 
 use serde_json::{Value, json};
 
-/// One step of a field path.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Step {
-    Field(String),
-    Index(usize),
-    /// `[*]`: every element or member.
-    Wildcard,
-}
+pub use xprender::model::Segment as Step;
 
-/// Parses a field path as Crossplane's fieldpath package does.
+/// Parses a field path as the engine (and Crossplane's fieldpath package) does.
+///
+/// # Errors
+/// The engine's message; an empty path, which names no field, is refused too.
 pub fn parse(path: &str) -> Result<Vec<Step>, String> {
-    let mut steps = Vec::new();
-    let mut chars = path.chars().peekable();
-    let mut field = String::new();
-    let mut after_bracket = false;
-    while let Some(c) = chars.next() {
-        match c {
-            '.' => {
-                if field.is_empty() && !after_bracket {
-                    return Err(format!("unexpected '.' in {path:?}"));
-                }
-                if !field.is_empty() {
-                    steps.push(Step::Field(std::mem::take(&mut field)));
-                }
-                after_bracket = false;
-            }
-            '[' => {
-                if !field.is_empty() {
-                    steps.push(Step::Field(std::mem::take(&mut field)));
-                }
-                let mut inner = String::new();
-                let mut closed = false;
-                for c in chars.by_ref() {
-                    if c == ']' {
-                        closed = true;
-                        break;
-                    }
-                    inner.push(c);
-                }
-                if !closed {
-                    return Err(format!("unterminated '[' in {path:?}"));
-                }
-                let unquoted = inner
-                    .strip_prefix('\'')
-                    .and_then(|s| s.strip_suffix('\''))
-                    .or_else(|| inner.strip_prefix('"').and_then(|s| s.strip_suffix('"')));
-                steps.push(match (unquoted, inner.as_str()) {
-                    (Some(s), _) => Step::Field(s.to_owned()),
-                    (None, "*") => Step::Wildcard,
-                    (None, s) => match s.parse::<usize>() {
-                        Ok(i) => Step::Index(i),
-                        Err(_) => Step::Field(s.to_owned()),
-                    },
-                });
-                after_bracket = true;
-            }
-            c => {
-                if after_bracket {
-                    return Err(format!("expected '.' or '[' after ']' in {path:?}"));
-                }
-                field.push(c);
-            }
-        }
-    }
-    if !field.is_empty() {
-        steps.push(Step::Field(field));
-    } else if steps.is_empty() {
+    if path.is_empty() {
         return Err("empty field path".into());
     }
-    Ok(steps)
+    xprender::model::parse_field_path(path).map_err(|e| e.message().to_owned())
 }
 
 /// What a field path reaches in a schema.
@@ -134,7 +75,7 @@ pub fn reach<'a>(root: &'a Value, steps: &[Step]) -> Reach<'a> {
         let preserve =
             schema.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true));
         match step {
-            Step::Field(f) => {
+            Step::Field(f) if !step.is_wildcard() => {
                 // ObjectMeta is the API server's own, whatever the CRD says of metadata.
                 if embedded && f == "metadata" {
                     schema = object_meta();
@@ -178,9 +119,9 @@ pub fn reach<'a>(root: &'a Value, steps: &[Step]) -> Reach<'a> {
                     }
                 }
             }
-            Step::Index(_) | Step::Wildcard => match schema.get("items") {
+            Step::Index(_) | Step::Field(_) => match schema.get("items") {
                 Some(sub) => schema = sub,
-                None if matches!(step, Step::Wildcard)
+                None if step.is_wildcard()
                     && schema
                         .get("additionalProperties")
                         .is_some_and(Value::is_object) =>
@@ -220,6 +161,7 @@ pub fn prefix(steps: &[Step], at: usize) -> String {
     let mut out = String::new();
     for s in &steps[..=at.min(steps.len().saturating_sub(1))] {
         match s {
+            s if s.is_wildcard() => out.push_str("[*]"),
             Step::Field(f) if f.contains('.') || f.contains('/') => out.push_str(&format!("[{f}]")),
             Step::Field(f) => {
                 if !out.is_empty() {
@@ -228,7 +170,6 @@ pub fn prefix(steps: &[Step], at: usize) -> String {
                 out.push_str(f);
             }
             Step::Index(i) => out.push_str(&format!("[{i}]")),
-            Step::Wildcard => out.push_str("[*]"),
         }
     }
     out
@@ -257,5 +198,6 @@ mod tests {
         assert_eq!(parse("spec['a.b']").unwrap()[1], Step::Field("a.b".into()));
         assert!(parse("spec..x").is_err());
         assert!(parse("spec[0").is_err());
+        assert!(parse("spec[*]").unwrap()[1].is_wildcard());
     }
 }

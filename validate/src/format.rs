@@ -68,33 +68,7 @@ fn is_date_time(s: &str) -> bool {
 
 /// Go's time.ParseDuration syntax (`1h30m`, `-1.5s`, `300ms`).
 fn is_duration(s: &str) -> bool {
-    let s = s.strip_prefix(['-', '+']).unwrap_or(s);
-    if s == "0" {
-        return true;
-    }
-    let mut rest = s;
-    if rest.is_empty() {
-        return false;
-    }
-    while !rest.is_empty() {
-        let n = rest
-            .bytes()
-            .take_while(|b| b.is_ascii_digit() || *b == b'.')
-            .count();
-        if n == 0 {
-            return false;
-        }
-        rest = &rest[n..];
-        let unit = ["ns", "us", "µs", "ms", "s", "m", "h"]
-            .iter()
-            .filter(|u| rest.starts_with(**u))
-            .max_by_key(|u| u.len());
-        match unit {
-            Some(u) => rest = &rest[u.len()..],
-            None => return false,
-        }
-    }
-    true
+    xprender::model::parse_duration(s).is_ok()
 }
 
 fn is_uuid(s: &str) -> bool {

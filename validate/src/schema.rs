@@ -4,6 +4,7 @@
 use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
+use xprender::model::regexp::Regexp;
 
 use crate::cel;
 use crate::format;
@@ -336,25 +337,10 @@ fn check_string(
     }
 }
 
-/// Compiles a `pattern` within a size limit, so a hostile pattern cannot exhaust memory.
-pub(crate) fn compile_pattern(pattern: &str) -> Result<regex::Regex, String> {
-    regex::RegexBuilder::new(pattern)
-        .size_limit(1 << 20)
-        .nest_limit(100)
-        .build()
-        .map_err(|e| match e {
-            regex::Error::CompiledTooBig(n) => {
-                format!("regular expression too large (over {n} bytes compiled)")
-            }
-            e => e
-                .to_string()
-                .lines()
-                .last()
-                .unwrap_or_default()
-                .trim()
-                .trim_start_matches("error: ")
-                .to_owned(),
-        })
+/// Compiles a `pattern` as Go's regexp does, the way the engine reads a transform's pattern
+/// (within the engine's limits, so a hostile pattern cannot exhaust memory).
+pub(crate) fn compile_pattern(pattern: &str) -> Result<Regexp, String> {
+    Regexp::new(pattern)
 }
 
 fn check_number(

@@ -14,7 +14,7 @@ export function traceTarget(entry) {
 }
 
 const KNOWN = new Set([
-  'step', 'resource', 'environment', 'patch', 'patchIndex', 'type',
+  'step', 'resource', 'environment', 'patch', 'patchIndex', 'source', 'type',
   'direction', 'policy', 'from', 'combined', 'transforms', 'to', 'outcome', 'reason', 'summary',
 ]);
 

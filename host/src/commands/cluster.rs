@@ -41,7 +41,7 @@ pub(crate) struct ClusterArgs {
     #[command(flatten)]
     pub(crate) source: super::composition::CompositionArgs,
     /// The limit for each request to the API server, e.g. 30s, 500ms, 2m.
-    #[arg(long, default_value = "30s", value_parser = crate::go_duration::parse_timeout)]
+    #[arg(long, default_value = "30s", value_parser = crate::timeout::parse_timeout)]
     pub(crate) timeout: Duration,
     /// Print Secret values instead of hiding them.
     #[arg(long)]

@@ -8,8 +8,8 @@ use clap::{Args, Subcommand};
 
 use super::render::parse_size;
 use crate::function::{Listen, Log, Service, serve};
-use crate::go_duration::parse_timeout;
 use crate::runtime::{self, Limits, Pool, Runtime};
+use crate::timeout::parse_timeout;
 
 /// Function subcommands.
 #[derive(Debug, Subcommand)]

@@ -45,7 +45,7 @@ pub(crate) struct ClusterConn {
     #[arg(long)]
     pub(crate) context: Option<String>,
     /// The limit for each request to the API server, e.g. 30s, 500ms, 2m.
-    #[arg(long, default_value = "30s", value_parser = crate::go_duration::parse_timeout)]
+    #[arg(long, default_value = "30s", value_parser = crate::timeout::parse_timeout)]
     pub(crate) timeout: Duration,
 }
 

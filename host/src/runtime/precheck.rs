@@ -5,18 +5,14 @@
 //! The text is checked once (no tree), then only the Composition's spec is walked, each
 //! member skipped over once, and a list is counted only up to the limit.
 
+use xprender::model::limits::{MAX_ITEMS, too_many};
+use xprender::model::pt::API_VERSION as PT_API_VERSION;
+
 use super::json::Json;
 
 /// `--max-request-size` by default: far above any real Composition and its observed state,
 /// low enough that the host's copies of a request stay a small part of a machine's memory.
 pub(crate) const DEFAULT_MAX_REQUEST_SIZE: usize = 64 << 20;
-
-/// The engine's largest number of templates, patch sets or pipeline steps in one list
-/// (`src/compose/input.rs`).
-const MAX_ITEMS: usize = 100_000;
-
-/// function-patch-and-transform's input, which the engine decodes inside a pipeline step.
-const PT_API_VERSION: &str = "pt.fn.crossplane.io/v1beta1";
 
 /// The engine's error document for a request over its entry limits, or `None` when the
 /// engine should judge the request itself (including text that is not JSON).
@@ -85,12 +81,7 @@ pub(crate) fn list_over_limit(at: &str, len: usize) -> Option<String> {
 
 /// The engine's error document for a list over the limit at `at`.
 fn refusal(at: &str) -> String {
-    serde_json::json!({"error": {
-        "context": {},
-        "kind": "Limit",
-        "message": format!("{at}: more than {MAX_ITEMS} entries"),
-    }})
-    .to_string()
+    xprender::error_document(&too_many(&at))
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! type each patch writes after its transforms.
 
 use serde_json::Value;
+use xprender::model::patch_sets::{self, Source};
 
 use crate::definitions::{Definition, Schemas};
 use crate::fieldpath::{self, Reach};
@@ -35,6 +36,8 @@ pub(super) fn check_input(
         .and_then(Value::as_array)
         .map(Vec::as_slice)
         .unwrap_or_default();
+    // The engine's reading of the input, for its PatchSet expansion.
+    let model = xprender::Value::from_json(&input.to_string()).unwrap_or_default();
     for (i, res) in resources.iter().enumerate() {
         let res_at = at.field("resources").index(i);
         let base = res.get("base").unwrap_or(&Value::Null);
@@ -52,35 +55,45 @@ pub(super) fn check_input(
             .and_then(Value::as_array)
             .map(Vec::as_slice)
             .unwrap_or_default();
-        for (j, p) in patches.iter().enumerate() {
-            let p_at = res_at.field("patches").index(j);
-            if p.get("type").and_then(Value::as_str) == Some("PatchSet") {
-                let name = p.get("patchSetName").and_then(Value::as_str).unwrap_or("");
-                let Some((k, set)) = sets
-                    .iter()
-                    .enumerate()
-                    .find(|(_, s)| s.get("name").and_then(Value::as_str) == Some(name))
-                else {
+        for source in expand(&model, i) {
+            match source {
+                Source::Template(j) => {
+                    let p_at = res_at.field("patches").index(j);
+                    check_patch(&patches[j], &p_at, xr, composed, problems);
+                }
+                Source::Set { set, patch } => {
+                    let sp_at = at
+                        .field("patchSets")
+                        .index(set)
+                        .field("patches")
+                        .index(patch);
+                    check_patch(&sets[set]["patches"][patch], &sp_at, xr, composed, problems);
+                }
+                Source::Unresolved(j) => {
+                    let name = patches[j]
+                        .get("patchSetName")
+                        .and_then(Value::as_str)
+                        .unwrap_or("");
                     problems.push(Problem::error(
-                        &p_at.field("patchSetName"),
+                        &res_at.field("patches").index(j).field("patchSetName"),
                         format!("no patch set named {name:?}"),
                     ));
-                    continue;
-                };
-                let set_patches = set
-                    .get("patches")
-                    .and_then(Value::as_array)
-                    .map(Vec::as_slice)
-                    .unwrap_or_default();
-                for (m, sp) in set_patches.iter().enumerate() {
-                    let sp_at = at.field("patchSets").index(k).field("patches").index(m);
-                    check_patch(sp, &sp_at, xr, composed, problems);
                 }
-            } else {
-                check_patch(p, &p_at, xr, composed, problems);
             }
         }
     }
+}
+
+/// Where each patch template `i` of `input` applies is written, PatchSets expanded as the
+/// engine expands them.
+fn expand(input: &xprender::Value, i: usize) -> Vec<Source> {
+    fn list<'v>(v: Option<&'v xprender::Value>, key: &str) -> &'v [xprender::Value] {
+        v.and_then(|v| v.get(key))
+            .and_then(xprender::Value::as_array)
+            .unwrap_or_default()
+    }
+    let template = list(Some(input), "resources").get(i);
+    patch_sets::expand(list(template, "patches"), list(Some(input), "patchSets"))
 }
 
 fn check_patch(

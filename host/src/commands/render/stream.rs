@@ -25,26 +25,11 @@ pub(crate) fn output_order(composition: &Value) -> Vec<String> {
 
 /// Resource names in the order the Composition lists them (classic or P&T pipeline steps).
 pub(crate) fn resource_order(composition: Json<'_>) -> Vec<String> {
-    let mut names: Vec<String> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    let mut add = |resources: Option<Json<'_>>| {
-        for r in resources.into_iter().flat_map(Json::items) {
-            if let Some(n) = r.get("name").and_then(Json::as_str)
-                && seen.insert(n.to_string())
-            {
-                names.push(n.into_owned());
-            }
-        }
-    };
-    add(composition.lookup(&["spec", "resources"]));
-    for step in composition
-        .lookup(&["spec", "pipeline"])
-        .into_iter()
-        .flat_map(Json::items)
-    {
-        add(step.lookup(&["input", "resources"]));
-    }
-    names
+    std::str::from_utf8(composition.text())
+        .ok()
+        .and_then(|t| xprender::Value::from_json(t).ok())
+        .map(|c| xprender::model::composed_order(&c))
+        .unwrap_or_default()
 }
 
 /// The YAML stream: the XR, then each composed resource, every document after `---`.

@@ -1,8 +1,6 @@
-//! Durations as Go's `time.ParseDuration` reads them (`crossplane render --timeout` and
-//! Kubernetes tools take them): `300ms`, `1.5h`, `2h45m`, `1µs`, a bare `0`, an optional
-//! sign; units `ns`, `us` (`µs`, `μs`), `ms`, `s`, `m`, `h`. Errors are Go's texts.
-
-use std::time::Duration;
+//! Durations as Go's `time.ParseDuration` reads them (`crossplane render --timeout`, and the
+//! `duration` format of Kubernetes schemas): `300ms`, `1.5h`, `2h45m`, `1µs`, a bare `0`, an
+//! optional sign; units `ns`, `us` (`µs`, `μs`), `ms`, `s`, `m`, `h`. Errors are Go's texts.
 
 const NANOS_PER: [(&str, u64); 8] = [
     ("ns", 1),
@@ -95,20 +93,6 @@ pub(crate) fn parse_nanos(s: &str) -> Result<i64, String> {
         return Ok(0i64.wrapping_sub_unsigned(total));
     }
     i64::try_from(total).map_err(|_| invalid())
-}
-
-/// A timeout flag: a Go duration that is positive.
-///
-/// # Errors
-/// Go's message for text Go refuses; a notice for zero and negative durations, which would
-/// cancel the work before it starts.
-pub(crate) fn parse_timeout(s: &str) -> Result<Duration, String> {
-    let nanos = parse_nanos(s)?;
-    u64::try_from(nanos)
-        .ok()
-        .filter(|n| *n > 0)
-        .map(Duration::from_nanos)
-        .ok_or_else(|| format!("{s} is not a positive duration"))
 }
 
 /// Digits as a `u64` no larger than 2^63, as Go's `leadingInt`.
@@ -224,23 +208,5 @@ mod tests {
         ] {
             assert_eq!(parse_nanos(s), Err(msg.to_string()), "{s:?}");
         }
-    }
-
-    #[test]
-    fn a_timeout_is_positive() {
-        assert_eq!(parse_timeout("1m30s"), Ok(Duration::from_secs(90)));
-        assert_eq!(
-            parse_timeout("0"),
-            Err("0 is not a positive duration".into())
-        );
-        assert_eq!(
-            parse_timeout("-1s"),
-            Err("-1s is not a positive duration".into())
-        );
-        assert!(
-            parse_timeout("1")
-                .unwrap_err()
-                .starts_with("time: missing unit")
-        );
     }
 }
