@@ -4,6 +4,7 @@ pub(crate) mod cluster;
 pub(crate) mod completions;
 pub(crate) mod composition;
 pub(crate) mod crossplane_render;
+pub(crate) mod fetch;
 pub(crate) mod function;
 pub(crate) mod module;
 pub(crate) mod packages;

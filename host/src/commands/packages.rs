@@ -7,7 +7,7 @@ use std::time::Duration;
 use anyhow::{Context as _, Result, bail};
 use serde_json::Value;
 
-use super::xpkg::FetchArgs;
+use super::fetch::FetchArgs;
 use crate::cluster::ConnectOptions;
 use crate::cluster::client::Session;
 use crate::xpkg::catalog::{RegistryCatalog, root_of};
