@@ -1,6 +1,6 @@
 //! The `xprender` command as a library: renders Crossplane Compositions with the engine in a
 //! wasmtime sandbox. `main.rs` parses the command line, calls [`run`] and turns its error into
-//! an exit status; everything else is private, apart from [`unstable`], the internals the
+//! an exit status; everything else is private, apart from `unstable`, the internals the
 //! host's own tests and benches use.
 
 /// Diagnostics for developers on stderr, when `XPRENDER_LOG=debug`.
