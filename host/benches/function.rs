@@ -20,9 +20,9 @@ use serde_json::{Value as Json, json};
 use tonic::transport::Channel;
 
 use common::Encoded;
-use common::go_order::{Rng, entry, field, go_struct, nested};
 use common::proto::v1::function_runner_service_client::FunctionRunnerServiceClient;
 use common::proto::v1::{RequestMeta, Resource, RunFunctionRequest, State};
+use xprender_host::unstable::go_order::{Rng, entry, field, go_struct, nested};
 
 const REQUESTS: usize = 500;
 /// Orderings of a request in Go's map order, sent in turn: as from Go, the same bytes come

@@ -15,8 +15,7 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use wasmtime::{Engine, Instance, Linker, Module, Store, TypedFunc};
 
-#[path = "../src/runtime/config.rs"]
-mod config;
+use xprender_host::unstable::engine_config;
 
 const WORKLOADS: [(&str, &str); 3] = [
     ("small", include_str!("../../benches/workloads/small.json")),
@@ -97,7 +96,7 @@ fn wasm(c: &mut Criterion) {
     // `XPRENDER_PERFMAP=1` writes /tmp/perf-<pid>.map so `perf record` names the guest's
     // functions (build the module with its name section kept: no `--strip-debug`).
     // One live instance per workload, and a fresh one beside it.
-    let mut config = config::config(2);
+    let mut config = engine_config(2);
     if std::env::var("XPRENDER_BENCH_EPOCHS").is_ok_and(|v| v == "0") {
         config.epoch_interruption(false);
     }

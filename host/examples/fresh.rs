@@ -6,9 +6,8 @@
 //! `cargo run --release -p xprender-host --example fresh -- MODULE.wasm REQUEST.json [RENDERS]`
 
 use wasmtime::{Config, Engine, Linker, Module, OptLevel, Store};
+use xprender_host::unstable::engine_config;
 
-#[path = "../src/runtime/config.rs"]
-mod config;
 #[path = "common/guest.rs"]
 mod guest;
 
@@ -39,7 +38,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         c.epoch_interruption(true);
         c
     } else {
-        config::config(1)
+        engine_config(1)
     };
     let engine = Engine::new(&config)?;
     let module = Module::from_file(&engine, &module_path)?;

@@ -10,9 +10,8 @@
 //! parsing its own request costs).
 
 use wasmtime::{Engine, Linker, Module, Store};
+use xprender_host::unstable::engine_config;
 
-#[path = "../src/runtime/config.rs"]
-mod config;
 #[path = "common/guest.rs"]
 mod guest;
 
@@ -20,7 +19,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let usage = "usage: native_count MODULE.wasm --precompile OUT.cwasm | OUT.cwasm REQUEST.json RENDERS \
          | --serde-json REQUEST.json TIMES";
-    let mut config = config::config(1);
+    let mut config = engine_config(1);
     if std::env::var("XPRENDER_BENCH_EPOCHS").is_ok_and(|v| v == "0") {
         config.epoch_interruption(false);
     }

@@ -1,6 +1,11 @@
-//! Command-line definitions (clap) only; behaviour lives in `commands/`.
+//! Command-line definitions (clap), and the command each subcommand runs; behaviour lives in
+//! `commands/`.
 
-use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+use clap::{CommandFactory as _, Parser, Subcommand};
+
+use crate::commands;
 
 /// Render Crossplane Compositions offline, sandboxed, exactly as Crossplane would.
 #[derive(Debug, Parser)]
@@ -11,7 +16,7 @@ use clap::{Parser, Subcommand};
     propagate_version = true,
     after_help = "Start with: xprender render xr.yaml composition.yaml --observed-resources observed.yaml"
 )]
-pub(crate) struct Cli {
+pub struct Cli {
     #[command(subcommand)]
     pub(crate) command: Command,
 }
@@ -19,27 +24,44 @@ pub(crate) struct Cli {
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
     /// Render a composite resource with a Composition.
-    Render(Box<crate::commands::render::RenderArgs>),
+    Render(Box<commands::render::RenderArgs>),
     /// Validate objects against CRD and XRD schemas, and Compositions deeply.
-    Validate(Box<crate::commands::validate::ValidateArgs>),
+    Validate(Box<commands::validate::ValidateArgs>),
     /// Work with Crossplane packages (xpkg) in OCI registries.
     #[command(subcommand)]
-    Xpkg(crate::commands::xpkg::XpkgCommand),
+    Xpkg(commands::xpkg::XpkgCommand),
     /// Run the engine as a Crossplane composition function (gRPC).
     #[command(subcommand)]
-    Function(crate::commands::function::FunctionCommand),
+    Function(commands::function::FunctionCommand),
     /// Show what rendering would change in a live cluster.
-    Diff(crate::commands::cluster::DiffArgs),
+    Diff(commands::cluster::DiffArgs),
     /// Server-side apply the rendered state to a live cluster (dry-run unless --yes).
-    Apply(crate::commands::cluster::ApplyArgs),
+    Apply(commands::cluster::ApplyArgs),
     /// Serve the composition playground on 127.0.0.1.
-    Playground(crate::commands::playground::PlaygroundArgs),
+    Playground(commands::playground::PlaygroundArgs),
     /// Print shell completions.
-    Completions(crate::commands::completions::CompletionsArgs),
+    Completions(commands::completions::CompletionsArgs),
     /// Print the engine, host, ABI and wasmtime versions.
-    Version(crate::commands::version::VersionArgs),
+    Version(commands::version::VersionArgs),
     /// Run composition tests: render inputs and expected outputs as data.
-    Test(crate::commands::test::TestArgs),
+    Test(commands::test::TestArgs),
     /// Write the embedded engine core module (wasm) to a file.
-    Module(crate::commands::module::ModuleArgs),
+    Module(commands::module::ModuleArgs),
+}
+
+/// Runs the subcommand `cli` names.
+pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Render(args) => commands::render::run(&args),
+        Command::Validate(args) => commands::validate::run(&args),
+        Command::Xpkg(cmd) => commands::xpkg::run(cmd),
+        Command::Function(cmd) => commands::function::run(cmd),
+        Command::Diff(args) => commands::cluster::diff(&args),
+        Command::Apply(args) => commands::cluster::apply(&args),
+        Command::Playground(args) => commands::playground::run(&args),
+        Command::Completions(args) => commands::completions::run(&args, Cli::command()),
+        Command::Version(args) => commands::version::run(&args),
+        Command::Module(args) => commands::module::run(&args),
+        Command::Test(args) => commands::test::run(&args),
+    }
 }

@@ -9,7 +9,7 @@ use std::fmt;
 use std::io::{self, Write};
 
 /// The exit status of a process ended by SIGPIPE (128 + 13), as a shell reports it.
-pub(crate) const EXIT_BROKEN_PIPE: u8 = 141;
+pub const EXIT_BROKEN_PIPE: u8 = 141;
 
 /// Writes `args` to standard output; ends the process on a closed pipe.
 pub(crate) fn print(args: fmt::Arguments<'_>) {
@@ -29,7 +29,7 @@ fn exit_on(e: &io::Error) -> ! {
 }
 
 /// Whether `e` comes from writing to a reader that has gone away.
-pub(crate) fn is_broken_pipe(e: &anyhow::Error) -> bool {
+pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain()
         .filter_map(|c| c.downcast_ref::<io::Error>())
         .any(|io| io.kind() == io::ErrorKind::BrokenPipe)

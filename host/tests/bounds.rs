@@ -6,7 +6,6 @@
 //! blur each other's figures.
 
 mod common;
-#[path = "hostile/mod.rs"]
 mod hostile;
 
 use std::path::Path;

@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 
 use super::client::{Kind, Session};
 use super::{COMPOSITE_LABEL, Target, str_at};
-use crate::io::{Doc, InputError, input_error};
+use crate::io::{Doc, InputError, input_error, with_origins};
 
 const CROSSPLANE_API: &str = "apiextensions.crossplane.io/v1";
 const ENVIRONMENT_API: &str = "apiextensions.crossplane.io/v1alpha1";
@@ -201,8 +201,8 @@ impl ClusterInputs {
             return None;
         }
         let message = e.get("message").and_then(Value::as_str).unwrap_or_default();
-        let message = crate::commands::render::report::with_origins(message, &self.origins)
-            .replace(NAME_OPTION, "--composition-name");
+        let message =
+            with_origins(message, &self.origins).replace(NAME_OPTION, "--composition-name");
         let named = self.request.pointer("/options/compositionName").is_some();
         Some(match &self.local_source {
             Some(source) if !named => {

@@ -144,44 +144,8 @@ pub(crate) fn apply(args: &ApplyArgs) -> anyhow::Result<ExitCode> {
         force_conflicts: args.force_conflicts,
     };
     let fetch = fetch_options(a)?;
-    let (warnings, passes, late_failure) = crate::cluster::block_on(async {
-        let ((plans, warnings, _, failure), mut session) = prepare(a, &fetch).await?;
-        if let Some(f) = failure {
-            // Crossplane would apply these resources and then fail; apply writes nothing.
-            print_warnings(&warnings);
-            bail!(
-                "{}; nothing was applied",
-                failed_render(&f, !plans.is_empty())
-            );
-        }
-        let outcomes = crate::cluster::apply::apply(&mut session, &plans, opts).await;
-        let created = !opts.dry_run
-            && outcomes.iter().any(|o| {
-                matches!(
-                    o,
-                    Outcome::Applied {
-                        action: Action::Create,
-                        ..
-                    }
-                )
-            });
-        let mut passes = vec![(plans, outcomes)];
-        let mut late_failure = None;
-        if created {
-            // New objects' generated names are known only now: one more render records them
-            // (the XR's spec.resourceRefs), as Crossplane's next reconcile would.
-            let ((plans, _, _, failure), mut session) = prepare(a, &fetch).await?;
-            match failure {
-                // The first pass stands; the second writes nothing.
-                Some(f) => late_failure = Some(f),
-                None => {
-                    let outcomes = crate::cluster::apply::apply(&mut session, &plans, opts).await;
-                    passes.push((plans, outcomes));
-                }
-            }
-        }
-        anyhow::Ok((warnings, passes, late_failure))
-    })??;
+    let (warnings, passes, late_failure) =
+        crate::cluster::block_on(apply_passes(a, &fetch, opts))??;
     let style = Style::new(a.output);
     let suffix = if opts.dry_run { " (dry run)" } else { "" };
     let mut failed = 0;
@@ -200,68 +164,32 @@ pub(crate) fn apply(args: &ApplyArgs) -> anyhow::Result<ExitCode> {
         if pass > 0 && matches!(o, Outcome::Unchanged) {
             continue;
         }
-        let then = if pass > 0 { "then " } else { "" };
-        let label = format!("{then}{} {}", p.resource, p.object_label());
-        let (status, detail) = match o {
-            Outcome::Unchanged => ("unchanged".to_string(), None),
-            Outcome::Applied {
-                action: Action::Create,
-                name,
-            } => (format!("created {name}{suffix}"), None),
-            Outcome::Applied { .. } => (format!("configured{suffix}"), None),
-            Outcome::Conflict(c) => {
-                failed += 1;
-                let fields: Vec<String> = c
-                    .iter()
-                    .map(|(m, f)| {
-                        if f.is_empty() {
-                            format!("field manager {m:?}")
-                        } else {
-                            format!("{f} (owned by field manager {m:?})")
-                        }
-                    })
-                    .collect();
-                (
-                    "conflict".to_string(),
-                    Some(format!(
-                        "conflicts with other field managers: {}; rerun with --force-conflicts to take them over",
-                        fields.join(", ")
-                    )),
-                )
-            }
-            Outcome::Failed(e) => {
-                failed += 1;
-                ("failed".to_string(), Some(format!("{e:#}")))
-            }
-        };
+        let (status, detail) = describe(o, suffix);
+        if matches!(o, Outcome::Conflict(_) | Outcome::Failed(_)) {
+            failed += 1;
+        }
         match a.output {
             Format::Text => {
+                let then = if pass > 0 { "then " } else { "" };
                 let color = match o {
                     Outcome::Unchanged => "",
                     Outcome::Applied { .. } => style.green,
                     _ => style.red,
                 };
-                writeln!(out, "{label}: {color}{status}{}", style.reset)?;
+                writeln!(
+                    out,
+                    "{then}{} {}: {color}{status}{}",
+                    p.resource,
+                    p.object_label(),
+                    style.reset
+                )?;
                 if let Some(d) = &detail {
                     writeln!(out, "  {d}")?;
                 }
             }
             Format::Json => {
                 let mut doc = plan_json(p, a.show_secrets);
-                doc["outcome"] = json!(status);
-                doc["pass"] = json!(pass + 1);
-                if let Outcome::Applied { name, .. } = o {
-                    doc["name"] = json!(name);
-                }
-                if let Outcome::Conflict(c) = o {
-                    doc["conflicts"] = c
-                        .iter()
-                        .map(|(m, f)| json!({"manager": m, "field": f}))
-                        .collect();
-                }
-                if let Some(d) = detail {
-                    doc["error"] = json!(d);
-                }
+                outcome_json(&mut doc, o, pass, &status, detail);
                 docs.push(doc);
             }
         }
@@ -287,6 +215,104 @@ pub(crate) fn apply(args: &ApplyArgs) -> anyhow::Result<ExitCode> {
         bail!("{failed} object(s) could not be applied");
     }
     Ok(ExitCode::from(super::EXIT_OK))
+}
+
+/// One render applied: its plans and what became of each.
+type Pass = (Vec<ResourcePlan>, Vec<Outcome>);
+
+/// Renders and applies; renders and applies once more when objects were created. Returns the
+/// first render's warnings, the passes, and the second render's failure, if it failed.
+async fn apply_passes(
+    a: &ClusterArgs,
+    fetch: &FetchOptions,
+    opts: ApplyOptions,
+) -> anyhow::Result<(Vec<String>, Vec<Pass>, Option<String>)> {
+    let ((plans, warnings, _, failure), mut session) = prepare(a, fetch).await?;
+    if let Some(f) = failure {
+        // Crossplane would apply these resources and then fail; apply writes nothing.
+        print_warnings(&warnings);
+        bail!(
+            "{}; nothing was applied",
+            failed_render(&f, !plans.is_empty())
+        );
+    }
+    let outcomes = crate::cluster::apply::apply(&mut session, &plans, opts).await;
+    let created = !opts.dry_run
+        && outcomes.iter().any(|o| {
+            matches!(
+                o,
+                Outcome::Applied {
+                    action: Action::Create,
+                    ..
+                }
+            )
+        });
+    let mut passes = vec![(plans, outcomes)];
+    let mut late_failure = None;
+    if created {
+        // New objects' generated names are known only now: one more render records them
+        // (the XR's spec.resourceRefs), as Crossplane's next reconcile would.
+        let ((plans, _, _, failure), mut session) = prepare(a, fetch).await?;
+        match failure {
+            // The first pass stands; the second writes nothing.
+            Some(f) => late_failure = Some(f),
+            None => {
+                let outcomes = crate::cluster::apply::apply(&mut session, &plans, opts).await;
+                passes.push((plans, outcomes));
+            }
+        }
+    }
+    Ok((warnings, passes, late_failure))
+}
+
+/// An outcome as the report names it, and the detail printed under it.
+fn describe(o: &Outcome, suffix: &str) -> (String, Option<String>) {
+    match o {
+        Outcome::Unchanged => ("unchanged".to_string(), None),
+        Outcome::Applied {
+            action: Action::Create,
+            name,
+        } => (format!("created {name}{suffix}"), None),
+        Outcome::Applied { .. } => (format!("configured{suffix}"), None),
+        Outcome::Conflict(c) => {
+            let fields: Vec<String> = c
+                .iter()
+                .map(|(m, f)| {
+                    if f.is_empty() {
+                        format!("field manager {m:?}")
+                    } else {
+                        format!("{f} (owned by field manager {m:?})")
+                    }
+                })
+                .collect();
+            (
+                "conflict".to_string(),
+                Some(format!(
+                    "conflicts with other field managers: {}; rerun with --force-conflicts to take them over",
+                    fields.join(", ")
+                )),
+            )
+        }
+        Outcome::Failed(e) => ("failed".to_string(), Some(format!("{e:#}"))),
+    }
+}
+
+/// Adds an outcome to a plan's JSON document.
+fn outcome_json(doc: &mut Value, o: &Outcome, pass: usize, status: &str, detail: Option<String>) {
+    doc["outcome"] = json!(status);
+    doc["pass"] = json!(pass + 1);
+    if let Outcome::Applied { name, .. } = o {
+        doc["name"] = json!(name);
+    }
+    if let Outcome::Conflict(c) = o {
+        doc["conflicts"] = c
+            .iter()
+            .map(|(m, f)| json!({"manager": m, "field": f}))
+            .collect();
+    }
+    if let Some(d) = detail {
+        doc["error"] = json!(d);
+    }
 }
 
 /// The plans, warnings, inputs summary and the render's failure (its first Fatal result).

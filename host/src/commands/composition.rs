@@ -36,7 +36,7 @@ pub(crate) struct CompositionArgs {
     pub(crate) composition_name: Option<String>,
     /// Registry and cache options for --package.
     #[command(flatten)]
-    pub(crate) fetch: super::xpkg::FetchArgs,
+    pub(crate) fetch: super::fetch::FetchArgs,
 }
 
 impl CompositionArgs {

@@ -7,12 +7,12 @@ use std::time::Duration;
 use anyhow::{Context as _, Result, bail};
 use serde_json::Value;
 
-use super::xpkg::FetchArgs;
+use super::fetch::FetchArgs;
 use crate::cluster::ConnectOptions;
 use crate::cluster::client::Session;
 use crate::xpkg::catalog::{RegistryCatalog, root_of};
+use crate::xpkg::deps::index::{Entry, Index, parse_crd};
 use crate::xpkg::deps::{self, Catalog as _, Graph, Root};
-use crate::xpkg::index::{Entry, Index, parse_crd};
 use crate::xpkg::{Options, install};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -68,7 +68,7 @@ pub(crate) struct ValidateArgs {
     pub(crate) output: ReportFormat,
     /// Registry and cache options for --package.
     #[command(flatten)]
-    pub(crate) fetch: super::xpkg::FetchArgs,
+    pub(crate) fetch: super::fetch::FetchArgs,
 }
 
 /// One object's findings, with where it is.
@@ -269,7 +269,7 @@ fn entry(doc: Doc, outcome: Outcome, problems: Vec<Problem>, positions: &mut Pos
 /// The documents of a package: its package.yaml (with positions), or a legacy package's CRDs.
 fn package_docs(
     reference: &str,
-    fetch: &super::xpkg::FetchArgs,
+    fetch: &super::fetch::FetchArgs,
     positions: &mut Positions,
 ) -> anyhow::Result<Vec<Doc>> {
     let opts = fetch.options();

@@ -7,10 +7,10 @@ use prost::encoding::{WireType, encode_key, encode_varint};
 use prost_types::value::Kind;
 
 /// A deterministic stream of numbers for the orderings.
-pub(crate) struct Rng(pub(crate) u64);
+pub struct Rng(pub u64);
 
 impl Rng {
-    pub(crate) fn below(&mut self, n: usize) -> usize {
+    pub fn below(&mut self, n: usize) -> usize {
         self.0 = self
             .0
             .wrapping_mul(6_364_136_223_846_793_005)
@@ -19,7 +19,7 @@ impl Rng {
     }
 
     /// The entries in a random order (Fisher-Yates), concatenated.
-    pub(crate) fn shuffled(&mut self, mut entries: Vec<Vec<u8>>) -> Vec<u8> {
+    pub fn shuffled(&mut self, mut entries: Vec<Vec<u8>>) -> Vec<u8> {
         for i in (1..entries.len()).rev() {
             entries.swap(i, self.below(i + 1));
         }
@@ -28,14 +28,14 @@ impl Rng {
 }
 
 /// Appends a length-delimited field.
-pub(crate) fn field(out: &mut Vec<u8>, tag: u32, bytes: &[u8]) {
+pub fn field(out: &mut Vec<u8>, tag: u32, bytes: &[u8]) {
     encode_key(tag, WireType::LengthDelimited, out);
     encode_varint(bytes.len() as u64, out);
     out.extend_from_slice(bytes);
 }
 
 /// A length-delimited field on its own.
-pub(crate) fn nested(tag: u32, bytes: &[u8]) -> Vec<u8> {
+pub fn nested(tag: u32, bytes: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
     field(&mut out, tag, bytes);
     out
@@ -43,14 +43,14 @@ pub(crate) fn nested(tag: u32, bytes: &[u8]) -> Vec<u8> {
 
 /// A map entry of a string key (field 1) and a message or bytes value (field 2), as the map's
 /// field `tag`.
-pub(crate) fn entry(tag: u32, key: &str, value: &[u8]) -> Vec<u8> {
+pub fn entry(tag: u32, key: &str, value: &[u8]) -> Vec<u8> {
     let mut e = nested(1, key.as_bytes());
     field(&mut e, 2, value);
     nested(tag, &e)
 }
 
 /// A Struct's bytes, its entries in a random order at every level.
-pub(crate) fn go_struct(s: &prost_types::Struct, rng: &mut Rng) -> Vec<u8> {
+pub fn go_struct(s: &prost_types::Struct, rng: &mut Rng) -> Vec<u8> {
     let entries = s
         .fields
         .iter()

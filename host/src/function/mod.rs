@@ -2,19 +2,19 @@
 //! drop-in for function-patch-and-transform.
 //!
 //! `step` maps a RunFunctionRequest to the render contract and back, `service` runs it in the
-//! sandbox, `server` listens, `codec` decodes requests as deep as Go does.
+//! sandbox, `server` listens, `codec` decodes requests as deep as Go does. `client`,
+//! `go_order` and `structs` serve the other side, the host's tests and benches.
 
+pub mod client;
 mod codec;
-#[cfg(test)]
-mod go_order;
+pub mod go_order;
 mod linger;
 mod log;
 mod proto;
 mod server;
 mod service;
 mod step;
-#[cfg(test)]
-mod structs;
+pub mod structs;
 mod wire;
 
 pub(crate) use log::Log;

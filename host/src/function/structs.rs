@@ -16,7 +16,7 @@ const INT_LIMIT: f64 = 9_223_372_036_854_775_808.0;
 ///
 /// # Errors
 /// A NaN or infinite number, which JSON cannot hold (protojson refuses it too).
-pub(crate) fn to_json(s: &Struct) -> Result<Json, String> {
+pub fn to_json(s: &Struct) -> Result<Json, String> {
     let mut m = Map::with_capacity(s.fields.len());
     for (k, v) in &s.fields {
         m.insert(k.clone(), value_to_json(v).map_err(|e| at(k, &e))?);
@@ -62,7 +62,7 @@ fn number(n: f64) -> Result<Json, String> {
 }
 
 /// A JSON object as a `Struct`; anything else is an empty `Struct`.
-pub(crate) fn from_json(j: &Json) -> Struct {
+pub fn from_json(j: &Json) -> Struct {
     match j {
         Json::Object(m) => Struct {
             fields: m

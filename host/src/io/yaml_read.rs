@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 
 use super::MAX_DEPTH;
 use super::go_yaml::format_float;
-use super::input::float_to_json;
+use super::whole_floats::float_to_json;
 
 /// serde-saphyr's limits for a text of `len` bytes.
 ///

@@ -1,5 +1,6 @@
-//! The wasmtime configuration every render runs under; the wasm bench includes this file so
-//! that it measures what the host runs.
+//! The wasmtime configuration every render runs under. build.rs includes this file, so that
+//! the engine it precompiles matches the configuration that loads it; the wasm bench reaches it
+//! through `unstable::engine_config`, so that it measures what the host runs.
 
 use wasmtime::{Config, Enabled, InstanceAllocationStrategy, OptLevel, PoolingAllocationConfig};
 

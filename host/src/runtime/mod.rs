@@ -18,6 +18,7 @@ use anyhow::Context as _;
 use wasmtime::{Engine, InstancePre, Linker, Module, Store};
 
 pub(crate) use cache::{Source, default_dir as default_cache_dir, hex};
+pub(crate) use config::config as engine_config;
 pub(crate) use limits::Limits;
 pub(crate) use pool::Pool;
 pub(crate) use precheck::{DEFAULT_MAX_REQUEST_SIZE, list_over_limit, precheck};

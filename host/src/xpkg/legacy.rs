@@ -270,72 +270,10 @@ fn install_crds(
                 ann.insert(format!("{ANN}package-title"), t.to_owned());
             }
             let chain: Vec<&str> = ancestors(dir, RESOURCES).collect();
-            let group = chain
-                .iter()
-                .find_map(|d| yaml_doc(fs, &format!("{d}/group.yaml")).transpose());
-            if let Some(group) = group {
-                let group =
-                    group.with_context(|| format!("reading the group metadata for {path}"))?;
-                for (field, key) in [
-                    ("title", "group-title"),
-                    ("overview", "group-overview"),
-                    ("overviewShort", "group-overview-short"),
-                    ("readme", "group-readme"),
-                ] {
-                    if let Some(v) = str_field(&group, field) {
-                        ann.insert(format!("{ANN}{key}"), v.to_owned());
-                    }
-                }
-            }
-            let mut resource = None;
-            'find: for d in &chain {
-                for f in dirs.get(d).into_iter().flatten() {
-                    if file_name(f).ends_with("resource.yaml") {
-                        let r = yaml_doc(fs, f)?.unwrap_or(Value::Null);
-                        if str_field(&r, "id") == Some(kind.as_str()) {
-                            resource = Some(r);
-                            break 'find;
-                        }
-                    }
-                }
-            }
-            if let Some(r) = resource {
-                for (field, key) in [
-                    ("category", "resource-category"),
-                    ("title", "resource-title"),
-                    ("titlePlural", "resource-title-plural"),
-                    ("overview", "resource-overview"),
-                    ("overviewShort", "resource-overview-short"),
-                    ("readme", "resource-readme"),
-                ] {
-                    if let Some(v) = str_field(&r, field) {
-                        ann.insert(format!("{ANN}{key}"), v.to_owned());
-                    }
-                }
-            }
-            // UI schemas accumulate from the package root down to the CRD's own directory.
-            let mut ui: Vec<String> = root_ui
-                .map(|b| String::from_utf8_lossy(b).into_owned())
-                .into_iter()
-                .collect();
-            for d in chain.iter().rev() {
-                for f in dirs.get(d).into_iter().flatten() {
-                    if prefix_matches(file_name(f), "ui-schema.yaml", &kind, &versions) {
-                        ui.push(
-                            String::from_utf8_lossy(fs.read(f).unwrap_or_default()).into_owned(),
-                        );
-                    }
-                }
-            }
-            if !ui.is_empty() {
-                let docs: Vec<&str> = ui
-                    .iter()
-                    .map(|s| s.trim_start_matches("---\n").trim_end())
-                    .collect();
-                ann.insert(
-                    format!("{ANN}ui-schema"),
-                    format!("{}\n", docs.join("\n---\n")),
-                );
+            group_annotations(fs, &chain, path, &mut ann)?;
+            resource_annotations(fs, &dirs, &chain, &kind, &mut ann)?;
+            if let Some(ui) = ui_schema(fs, &dirs, &chain, root_ui, &kind, &versions) {
+                ann.insert(format!("{ANN}ui-schema"), ui);
             }
             // The nearest icon wins: kind-prefixed, then plain, then the package's own.
             let lower = kind.to_ascii_lowercase();
@@ -346,32 +284,139 @@ fn install_crds(
             if let Some((media, bytes)) = icon {
                 ann.insert(format!("{ANN}icon-data-uri"), data_uri(media, bytes));
             }
-            let Some(meta) = crd
-                .as_object_mut()
-                .map(|o| o.entry("metadata").or_insert_with(|| json!({})))
-            else {
+            if !label_and_annotate(&mut crd, ann, path, i)? {
                 continue;
-            };
-            let Some(meta) = meta.as_object_mut() else {
-                bail!("{path} document {}: metadata is not an object", i + 1)
-            };
-            let labels = meta.entry("labels").or_insert_with(|| json!({}));
-            if let Some(l) = labels.as_object_mut() {
-                l.insert(
-                    "app.kubernetes.io/managed-by".into(),
-                    Value::from("package-manager"),
-                );
-            }
-            let annotations = meta.entry("annotations").or_insert_with(|| json!({}));
-            if let Some(a) = annotations.as_object_mut() {
-                for (k, v) in ann {
-                    a.insert(k, Value::String(v));
-                }
             }
             crds.push(crd);
         }
     }
     Ok(crds)
+}
+
+/// The annotations of the nearest `group.yaml` above a CRD.
+fn group_annotations(
+    fs: &Filesystem,
+    chain: &[&str],
+    path: &str,
+    ann: &mut BTreeMap<String, String>,
+) -> Result<()> {
+    let group = chain
+        .iter()
+        .find_map(|d| yaml_doc(fs, &format!("{d}/group.yaml")).transpose());
+    if let Some(group) = group {
+        let group = group.with_context(|| format!("reading the group metadata for {path}"))?;
+        for (field, key) in [
+            ("title", "group-title"),
+            ("overview", "group-overview"),
+            ("overviewShort", "group-overview-short"),
+            ("readme", "group-readme"),
+        ] {
+            if let Some(v) = str_field(&group, field) {
+                ann.insert(format!("{ANN}{key}"), v.to_owned());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The annotations of the nearest `*resource.yaml` whose `id` is the CRD's kind.
+fn resource_annotations(
+    fs: &Filesystem,
+    dirs: &BTreeMap<&str, Vec<&str>>,
+    chain: &[&str],
+    kind: &str,
+    ann: &mut BTreeMap<String, String>,
+) -> Result<()> {
+    let mut resource = None;
+    'find: for d in chain {
+        for f in dirs.get(d).into_iter().flatten() {
+            if file_name(f).ends_with("resource.yaml") {
+                let r = yaml_doc(fs, f)?.unwrap_or(Value::Null);
+                if str_field(&r, "id") == Some(kind) {
+                    resource = Some(r);
+                    break 'find;
+                }
+            }
+        }
+    }
+    if let Some(r) = resource {
+        for (field, key) in [
+            ("category", "resource-category"),
+            ("title", "resource-title"),
+            ("titlePlural", "resource-title-plural"),
+            ("overview", "resource-overview"),
+            ("overviewShort", "resource-overview-short"),
+            ("readme", "resource-readme"),
+        ] {
+            if let Some(v) = str_field(&r, field) {
+                ann.insert(format!("{ANN}{key}"), v.to_owned());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A CRD's UI schemas, accumulated from the package root down to the CRD's own directory.
+fn ui_schema(
+    fs: &Filesystem,
+    dirs: &BTreeMap<&str, Vec<&str>>,
+    chain: &[&str],
+    root_ui: Option<&[u8]>,
+    kind: &str,
+    versions: &[String],
+) -> Option<String> {
+    let mut ui: Vec<String> = root_ui
+        .map(|b| String::from_utf8_lossy(b).into_owned())
+        .into_iter()
+        .collect();
+    for d in chain.iter().rev() {
+        for f in dirs.get(d).into_iter().flatten() {
+            if prefix_matches(file_name(f), "ui-schema.yaml", kind, versions) {
+                ui.push(String::from_utf8_lossy(fs.read(f).unwrap_or_default()).into_owned());
+            }
+        }
+    }
+    if ui.is_empty() {
+        return None;
+    }
+    let docs: Vec<&str> = ui
+        .iter()
+        .map(|s| s.trim_start_matches("---\n").trim_end())
+        .collect();
+    Some(format!("{}\n", docs.join("\n---\n")))
+}
+
+/// Labels a CRD as the package manager's and adds `ann` to its annotations; `false` for a
+/// document that is not an object.
+fn label_and_annotate(
+    crd: &mut Value,
+    ann: BTreeMap<String, String>,
+    path: &str,
+    i: usize,
+) -> Result<bool> {
+    let Some(meta) = crd
+        .as_object_mut()
+        .map(|o| o.entry("metadata").or_insert_with(|| json!({})))
+    else {
+        return Ok(false);
+    };
+    let Some(meta) = meta.as_object_mut() else {
+        bail!("{path} document {}: metadata is not an object", i + 1)
+    };
+    let labels = meta.entry("labels").or_insert_with(|| json!({}));
+    if let Some(l) = labels.as_object_mut() {
+        l.insert(
+            "app.kubernetes.io/managed-by".into(),
+            Value::from("package-manager"),
+        );
+    }
+    let annotations = meta.entry("annotations").or_insert_with(|| json!({}));
+    if let Some(a) = annotations.as_object_mut() {
+        for (k, v) in ann {
+            a.insert(k, Value::String(v));
+        }
+    }
+    Ok(true)
 }
 
 #[cfg(test)]

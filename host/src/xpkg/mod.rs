@@ -6,7 +6,6 @@ pub(crate) mod constraint;
 pub(crate) mod deps;
 pub(crate) mod elf;
 mod image;
-pub(crate) mod index;
 pub(crate) mod install;
 pub(crate) mod layout;
 pub(crate) mod legacy;

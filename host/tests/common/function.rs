@@ -17,32 +17,9 @@ use std::process::{Child, Command, Stdio};
 use serde_json::{Value as Json, json};
 use tonic::transport::{Certificate, Channel, ClientTlsConfig, Identity};
 
-#[allow(unreachable_pub, clippy::all, clippy::pedantic)]
-pub mod proto {
-    pub mod v1 {
-        include!(concat!(
-            env!("OUT_DIR"),
-            "/client/apiextensions.r#fn.proto.v1.rs"
-        ));
-    }
-    pub mod v1beta1 {
-        include!(concat!(
-            env!("OUT_DIR"),
-            "/client/apiextensions.r#fn.proto.v1beta1.rs"
-        ));
-    }
-    use super::codec;
-}
-
-// The generated client decodes through it too; its unit tests compile here as well.
-#[allow(dead_code, unreachable_pub, unused_imports)]
-#[path = "../../src/function/codec.rs"]
-pub mod codec;
-
-// Its unit tests compile here too, without a harness to run them.
-#[allow(dead_code, unreachable_pub, unused_imports)]
-#[path = "../../src/function/structs.rs"]
-pub mod structs;
+// The client and the JSON to `Struct` conversion are the host's own.
+pub use xprender_host::unstable::client as proto;
+pub use xprender_host::unstable::structs;
 
 pub use proto::v1::function_runner_service_client::FunctionRunnerServiceClient as V1Client;
 pub use proto::v1::{RequestMeta, Resource, RunFunctionRequest, RunFunctionResponse, State};

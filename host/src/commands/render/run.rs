@@ -237,7 +237,7 @@ fn engine_error(err: &Value, source: &Source) -> anyhow::Error {
         Source::Documents { origins, .. }
             if err.get("kind").and_then(Value::as_str) == Some("InvalidRequest") =>
         {
-            input_error!("{}", report::with_origins(&message, origins)).into()
+            input_error!("{}", io::with_origins(&message, origins)).into()
         }
         _ => RenderFailed(message).into(),
     }

@@ -6,7 +6,7 @@ use anyhow::{Context as _, Result, bail};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::deps::Fetched;
+use super::model::Fetched;
 
 pub(crate) const API_VERSION: &str = "xprender.io/v1alpha1";
 pub(crate) const KIND: &str = "PackageIndex";
@@ -141,12 +141,12 @@ impl Index {
         packages.sort_by(|a, b| {
             (
                 &a.package,
-                super::constraint::parse_tag(&a.version),
+                crate::xpkg::constraint::parse_tag(&a.version),
                 &a.version,
             )
                 .cmp(&(
                     &b.package,
-                    super::constraint::parse_tag(&b.version),
+                    crate::xpkg::constraint::parse_tag(&b.version),
                     &b.version,
                 ))
         });
