@@ -40,6 +40,8 @@ pub fn parse_duration(s: &str) -> Result<i64, String> {
 #[must_use]
 pub fn composed_order(composition: &Value) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
+    // A set beside the list: a Composition may list 100,000 templates.
+    let mut seen: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
     let lists = [composition.get("spec").and_then(|s| s.get("resources"))]
         .into_iter()
         .chain(
@@ -54,7 +56,7 @@ pub fn composed_order(composition: &Value) -> Vec<String> {
     for list in lists.flatten() {
         for r in list.as_array().unwrap_or_default() {
             if let Some(n) = r.get("name").and_then(Value::as_str)
-                && !names.iter().any(|m| m == n)
+                && seen.insert(n)
             {
                 names.push(n.to_owned());
             }
