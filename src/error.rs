@@ -53,6 +53,9 @@ pub struct Context {
     pub transform: Option<(usize, String)>,
     /// The field path involved.
     pub field_path: Option<String>,
+    /// Where the failing part is written in the Composition: a patch
+    /// (`spec.resources[2].patches[1]`, `spec.patchSets[0].patches[1]`) or a template.
+    pub source: Option<String>,
 }
 
 impl Context {
@@ -61,6 +64,7 @@ impl Context {
             && self.patch.is_none()
             && self.transform.is_none()
             && self.field_path.is_none()
+            && self.source.is_none()
     }
 }
 
@@ -164,6 +168,14 @@ impl Error {
         self.0.context.field_path.get_or_insert_with(|| path.into());
         self
     }
+
+    /// Records where the failing part is written in the Composition, unless an inner
+    /// frame already did.
+    #[must_use]
+    pub fn with_source(mut self, path: impl Into<String>) -> Self {
+        self.0.context.source.get_or_insert_with(|| path.into());
+        self
+    }
 }
 
 impl fmt::Display for Error {
@@ -182,6 +194,9 @@ impl fmt::Display for Error {
             }
             if let Some(p) = &c.field_path {
                 write!(f, "\n  field path: {p}")?;
+            }
+            if let Some(s) = &c.source {
+                write!(f, "\n  source:     {s}")?;
             }
         }
         Ok(())

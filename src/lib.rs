@@ -110,6 +110,9 @@ pub fn error_document(e: &Error) -> String {
     if let Some(p) = &c.field_path {
         context.insert("fieldPath".into(), p.as_str().into());
     }
+    if let Some(s) = &c.source {
+        context.insert("source".into(), s.as_str().into());
+    }
     let mut err = Map::new();
     err.insert("kind".into(), e.kind().as_str().into());
     err.insert("message".into(), e.message().into());

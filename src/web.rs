@@ -51,6 +51,8 @@ export interface RenderResult {
   patchIndex?: number;
   patchType?: string;
   fieldPath?: string;
+  /** The path of that patch (or template) in the Composition, e.g. "spec.resources[2].patches[1]". */
+  source?: string;
 }
 
 /** What a render produced. */
@@ -105,6 +107,8 @@ export interface TraceEntry {
   environment?: true;
   /** The patch's index in the template (PatchSets expanded). */
   patch: number;
+  /** The patch's path in the Composition, e.g. "spec.patchSets[0].patches[1]". */
+  source: string;
   type: string;
   /** e.g. "composite -> resource"; absent when the patch did not run. */
   direction?: string;
@@ -166,6 +170,8 @@ export interface ErrorContext {
   transformIndex?: number;
   transformType?: string;
   fieldPath?: string;
+  /** The path of the failing patch (or template) in the Composition, e.g. "spec.resources[2].patches[1]". */
+  source?: string;
 }
 
 export type ErrorKind = "NotFound" | "InvalidRequest" | "InvalidComposition" | "Render" | "Limit";

@@ -651,6 +651,8 @@ pub(crate) struct Template<'a> {
     pub(crate) patches: Vec<Patch<'a>>,
     pub(crate) readiness_checks: Vec<Check>,
     pub(crate) connection_details: Vec<Detail>,
+    /// Where the template's patches are written; its `owner` is the template's path.
+    pub(crate) source: Source,
 }
 
 impl Template<'_> {
@@ -662,6 +664,7 @@ impl Template<'_> {
             patches: patch::owned(self.patches),
             readiness_checks: self.readiness_checks,
             connection_details: self.connection_details,
+            source: self.source,
         }
     }
 }
@@ -911,6 +914,7 @@ fn decode_template<'a>(
         patches,
         readiness_checks,
         connection_details,
+        source,
     })
 }
 

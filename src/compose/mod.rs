@@ -201,6 +201,7 @@ pub(crate) fn run_input(st: &mut State<'_>, input: &PtInput) -> Result<()> {
                     resource: e.context().resource.clone(),
                     patch: None,
                     field_path: None,
+                    source: None,
                     step: st.pipeline.step.clone(),
                 });
                 st.pipeline.fatal = true;
@@ -280,6 +281,7 @@ fn paused(xr: Value, trace: bool) -> Output {
             resource: None,
             patch: None,
             field_path: None,
+            source: None,
             step: None,
         }],
         context: None,

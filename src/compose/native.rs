@@ -171,7 +171,8 @@ fn after_apply(
                     quote(&t.name)
                 ))
                 .with_resource(t.name.as_str())
-                .with_patch(i, p.kind.as_str()),
+                .with_patch(i, p.kind.as_str())
+                .with_source(p.source.to_string()),
             ));
         }
         st.end_trace(tr);
@@ -184,6 +185,7 @@ fn after_apply(
             quote(&t.name)
         ))
         .with_resource(t.name.as_str())
+        .with_source(t.source.owner().to_string())
     })?;
     st.add_details(details);
     readiness::is_ready(&live, &t.readiness_checks, SEM).map_err(|e| {
@@ -192,6 +194,7 @@ fn after_apply(
             quote(&t.name)
         ))
         .with_resource(t.name.as_str())
+        .with_source(t.source.owner().to_string())
     })
 }
 
@@ -272,7 +275,8 @@ fn environment_patch(st: &mut State<'_>, i: usize, p: &Patch) -> Result<()> {
             st.end_trace(tr);
             Err(fatal(
                 e.wrap(format!("cannot apply environment patch at index {i}"))
-                    .with_patch(i, p.kind.as_str()),
+                    .with_patch(i, p.kind.as_str())
+                    .with_source(p.source.to_string()),
             ))
         }
         Ok(()) => {
@@ -303,7 +307,7 @@ fn render_template(
     let observed = found
         .unwrap_or_else(|| observed_for(request, &st.xr, t, index))
         .map(|o| &o.resource);
-    let mut desired = base(t, observed)?;
+    let mut desired = base(t, observed).map_err(|e| e.with_source(t.source.owner().to_string()))?;
     // Base name and namespace are replaced by the observed ones (or dropped).
     let (oname, ons) = match observed {
         Some(o) => (

@@ -33,6 +33,8 @@ pub(crate) struct Message {
     pub(crate) patch: Option<(usize, String)>,
     /// The field path such a result names.
     pub(crate) field_path: Option<String>,
+    /// Where such a result's patch (or template) is written in the Composition.
+    pub(crate) source: Option<String>,
     /// The pipeline step that produced it.
     pub(crate) step: Option<String>,
 }
@@ -61,6 +63,7 @@ impl Message {
                 _ => None,
             },
             field_path: text("fieldPath"),
+            source: text("source"),
             step: text("step"),
         }
     }
@@ -84,6 +87,10 @@ impl Message {
         if let Some(p) = &self.field_path {
             out.push_str(",\"fieldPath\":");
             json_string(out, p);
+        }
+        if let Some(s) = &self.source {
+            out.push_str(",\"source\":");
+            json_string(out, s);
         }
         if let (true, Some(s)) = (steps, &self.step) {
             out.push_str(",\"step\":");

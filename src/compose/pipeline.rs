@@ -78,6 +78,7 @@ fn fatal(st: &mut State<'_>, message: String) {
         resource: None,
         patch: None,
         field_path: None,
+        source: None,
         step: st.pipeline.step.clone(),
     });
     st.pipeline.fatal = true;

@@ -76,6 +76,7 @@ impl State<'_> {
             resource: resource.map(str::to_owned),
             patch: None,
             field_path: None,
+            source: None,
             step: self.pipeline.step.clone(),
         });
     }
@@ -91,6 +92,7 @@ impl State<'_> {
             resource: ctx.resource.clone(),
             patch: ctx.patch.clone(),
             field_path: ctx.field_path.clone(),
+            source: ctx.source.clone(),
             step: self.pipeline.step.clone(),
         });
         self.native.failed_after_apply = true;

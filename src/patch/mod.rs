@@ -171,19 +171,34 @@ pub(crate) enum PatchList {
     ConnectionSecret,
 }
 
-impl std::fmt::Display for Source {
+impl Source {
+    /// The path of what holds the patch's list: its template (`spec.resources[2]`), set,
+    /// environment or connection Secret reference.
+    pub(crate) fn owner(self) -> impl std::fmt::Display {
+        Owner(self)
+    }
+}
+
+struct Owner(Source);
+
+impl std::fmt::Display for Owner {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("spec.")?;
-        if let Some(step) = self.step {
+        if let Some(step) = self.0.step {
             write!(f, "pipeline[{step}].input.")?;
         }
-        match self.list {
-            PatchList::Environment => f.write_str("environment")?,
-            PatchList::Resource(i) => write!(f, "resources[{i}]")?,
-            PatchList::PatchSet(i) => write!(f, "patchSets[{i}]")?,
-            PatchList::ConnectionSecret => f.write_str("writeConnectionSecretToRef")?,
+        match self.0.list {
+            PatchList::Environment => f.write_str("environment"),
+            PatchList::Resource(i) => write!(f, "resources[{i}]"),
+            PatchList::PatchSet(i) => write!(f, "patchSets[{i}]"),
+            PatchList::ConnectionSecret => f.write_str("writeConnectionSecretToRef"),
         }
-        write!(f, ".patches[{}]", self.index)
+    }
+}
+
+impl std::fmt::Display for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.patches[{}]", self.owner(), self.index)
     }
 }
 
@@ -472,5 +487,11 @@ mod tests {
             at(Some(1), PatchList::Environment, 4),
             "spec.pipeline[1].input.environment.patches[4]"
         );
+        let template = Source {
+            step: None,
+            list: PatchList::Resource(2),
+            index: 0,
+        };
+        assert_eq!(template.owner().to_string(), "spec.resources[2]");
     }
 }

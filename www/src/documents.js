@@ -1,9 +1,6 @@
 // The playground's documents: YAML in (YAML 1.1 rules, as kubectl reads manifests), the render
 // request out, and the way back from an engine error to the patch at fault in the source.
-import { parseAllDocuments, parseDocument, stringify, isSeq, isMap } from 'yaml';
-
-import { traceTarget } from './trace.js';
-import { locationKey } from './view.js';
+import { parseAllDocuments, parseDocument, stringify } from 'yaml';
 
 /** YAML 1.1 like kubectl (yes/no/on/off booleans, 0777 octals, << merge keys). */
 const PARSE = { version: '1.1', prettyErrors: true, uniqueKeys: true };
@@ -130,15 +127,12 @@ export function chosenComposition(compositions, inputs) {
 }
 
 /**
- * A finder of patches in the Composition's text: ({ step, resource, environment, patchIndex }) →
- * { from, to } or null. Classic compositions keep templates under spec.resources; Pipelines under
- * each step's input.resources (a target's step, when given, picks the step). Templates match by
- * name, or by index when unnamed; without a patch index the whole template is found. Patch indexes
- * count patches as the engine applies them, with each PatchSet reference replaced by its set's
- * patches (found in the set itself). Environment patches are found under environment.patches.
+ * A finder of what the engine names by its path in the Composition (a trace entry's, an error's or
+ * a Fatal result's `source`: `spec.resources[2].patches[1]`, `spec.patchSets[0].patches[1]`,
+ * `spec.pipeline[0].input.resources[2]`): path → { from, to } in the Composition's text, or null.
+ * The Composition is its text or its parsed Document.
  */
-export function patchLocator(composition) {
-  if (!composition) return () => null;
+export function sourceLocator(composition) {
   let doc = composition;
   if (typeof composition === 'string') {
     try {
@@ -147,70 +141,12 @@ export function patchLocator(composition) {
       return () => null;
     }
   }
-  if (doc.errors.length) return () => null;
-  const scopes = [
-    {
-      step: undefined,
-      resources: doc.getIn(['spec', 'resources'], true),
-      sets: doc.getIn(['spec', 'patchSets'], true),
-      environment: doc.getIn(['spec', 'environment', 'patches'], true),
-    },
-  ];
-  const pipeline = doc.getIn(['spec', 'pipeline'], true);
-  if (isSeq(pipeline)) {
-    for (const step of pipeline.items) {
-      if (!isMap(step)) continue;
-      scopes.push({
-        step: step.get('step'),
-        resources: step.getIn(['input', 'resources'], true),
-        sets: step.getIn(['input', 'patchSets'], true),
-        environment: step.getIn(['input', 'environment', 'patches'], true),
-      });
-    }
-  }
-  return ({ step, resource, environment, patchIndex }) => {
-    for (const scope of scopes) {
-      if (step !== undefined && scope.step !== step) continue;
-      if (environment && resource === undefined) {
-        const patch = isSeq(scope.environment) ? scope.environment.items[patchIndex] : undefined;
-        if (patch) return range(patch);
-        continue;
-      }
-      if (!isSeq(scope.resources)) continue;
-      for (const [i, tmpl] of scope.resources.items.entries()) {
-        if (!isMap(tmpl)) continue;
-        const name = tmpl.get('name');
-        if (name !== resource && !(name === undefined && String(i) === String(resource))) continue;
-        if (patchIndex === undefined || patchIndex === null) return range(tmpl);
-        const patch = expandedPatches(tmpl.get('patches', true), scope.sets)[patchIndex];
-        return range(patch ?? tmpl);
-      }
-    }
-    return null;
+  if (!doc || doc.errors.length) return () => null;
+  return (path) => {
+    if (typeof path !== 'string' || path === '') return null;
+    const keys = [...path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)].map((m) => (m[2] === undefined ? m[1] : Number(m[2])));
+    return range(doc.getIn(keys, true));
   };
-}
-
-/** Where one patch is in the Composition's text (see patchLocator). */
-export function locatePatch(compositionText, target) {
-  return patchLocator(compositionText)(target);
-}
-
-/** A template's patch nodes in application order, PatchSet references expanded (one level, as upstream). */
-function expandedPatches(patches, sets) {
-  if (!isSeq(patches)) return [];
-  const out = [];
-  for (const p of patches.items) {
-    if (isMap(p) && p.get('type') === 'PatchSet') {
-      const set = isSeq(sets) ? sets.items.find((s) => isMap(s) && s.get('name') === p.get('patchSetName')) : undefined;
-      const inner = set?.get('patches', true);
-      if (isSeq(inner)) {
-        out.push(...inner.items);
-        continue;
-      }
-    }
-    out.push(p);
-  }
-  return out;
 }
 
 function range(node) {
@@ -244,36 +180,33 @@ function toYaml(v) {
 
 /**
  * What the page shows of an answer, prepared in the worker so the page needs no YAML library:
- * the output as YAML texts; where each traced patch (and the patch at fault) is in the
- * Composition (its text, or its parsed Document), as [[locationKey, { from, to }], ...]; and `faults`, the patches that
- * failed (a thrown error, or trace entries whose outcome is failed), as editor markers.
+ * the output as YAML texts; where each patch or template the answer names (by `source`: trace
+ * entries, the error, Fatal results) is in the Composition (its text, or its parsed Document), as
+ * [[source, { from, to }], ...]; and `faults`, the patches that failed (a thrown error, or trace
+ * entries whose outcome is failed), as editor markers.
  */
 export function presentation(composition, { output, error }) {
-  const locate = patchLocator(composition);
-  const targets = [];
+  const locate = sourceLocator(composition);
   const faults = [];
-  if (error?.context?.resource !== undefined) {
-    const target = { resource: error.context.resource, patchIndex: error.context.patchIndex };
-    targets.push(target);
-    const at = locate(target);
-    if (at) faults.push({ ...at, severity: 'error', message: error.message });
-  }
-  for (const entry of output?.trace ?? []) {
-    const target = traceTarget(entry);
-    targets.push(target);
-    if (entry?.outcome !== 'failed') continue;
-    const at = locate(target);
-    if (at) faults.push({ ...at, severity: 'error', message: failure(entry) });
-  }
   const locations = new Map();
-  for (const target of targets) {
-    const key = locationKey(target);
-    if (locations.has(key)) continue;
-    const at = locate(target);
-    if (at) locations.set(key, at);
+  const at = (source) => {
+    if (typeof source !== 'string') return null;
+    if (!locations.has(source)) locations.set(source, locate(source));
+    return locations.get(source);
+  };
+  const fault = (source, message) => {
+    const where = at(source);
+    if (where) faults.push({ ...where, severity: 'error', message });
+  };
+  if (error?.context?.source !== undefined) fault(error.context.source, error.message);
+  for (const result of output?.results ?? []) at(result?.source);
+  for (const entry of output?.trace ?? []) {
+    if (entry?.outcome === 'failed') fault(entry.source, failure(entry));
+    else at(entry?.source);
   }
-  if (!output) return { locations: [...locations], faults };
-  return { locations: [...locations], faults, ...texts(output) };
+  const found = [...locations].filter(([, where]) => where);
+  if (!output) return { locations: found, faults };
+  return { locations: found, faults, ...texts(output) };
 }
 
 /** Why a traced patch failed, in one line. */

@@ -1,8 +1,8 @@
 // The playground's UI: three YAML editors in, the engine's answer out, re-rendered on every edit.
 import { createEditor, highlightRange, setText, showProblems } from './editors.js';
 import { encodeState, MAX_FRAGMENT, STORAGE_KEY } from './share.js';
-import { describeEntry, traceTarget } from './trace.js';
-import { connectionRows, inputRows, locationKey } from './view.js';
+import { describeEntry } from './trace.js';
+import { connectionRows, inputRows } from './view.js';
 
 const DEBOUNCE_MS = 30;
 const $ = (id) => document.getElementById(id);
@@ -17,7 +17,7 @@ const metrics = window.__xprender;
 export function start({ renderer, examples, texts, semantics, example }) {
   let lastOutput = null;
   let lastDownload = '';
-  /** Where the last answer's patches are in the Composition text it was rendered from. */
+  /** Where the last answer's patches are in the Composition text it was rendered from, by `source`. */
   let locations = new Map();
   let debounce = null;
   let persistTimer = null;
@@ -112,8 +112,7 @@ export function start({ renderer, examples, texts, semantics, example }) {
       : 'Crossplane fails the reconcile and applies nothing.';
     box.textContent = `Fatal: ${result.message}${where ? `\n(${where})` : ''}\n${note}`;
     box.hidden = false;
-    const { resource, patchIndex } = result;
-    const at = resource !== undefined ? (locations.get(locationKey({ resource, patchIndex })) ?? null) : null;
+    const at = locations.get(result.source);
     if (at) highlightRange(inputs.composition, at);
   }
 
@@ -131,8 +130,7 @@ export function start({ renderer, examples, texts, semantics, example }) {
     box.textContent = `${error.kind}: ${error.message}${ctx ? `\n(${ctx})` : ''}`;
     box.hidden = false;
     // The patch (or resource) at fault is marked (see answered) and brought into view.
-    const { resource, patchIndex } = error.context ?? {};
-    const at = resource !== undefined ? (locations.get(locationKey({ resource, patchIndex })) ?? null) : null;
+    const at = locations.get(error.context?.source);
     if (at) highlightRange(inputs.composition, at);
     // The last good output stays, dimmed.
     if (lastOutput) $('outputs').classList.add('stale');
@@ -232,7 +230,7 @@ export function start({ renderer, examples, texts, semantics, example }) {
     const select = () => {
       for (const el of $('trace').querySelectorAll('.selected')) el.classList.remove('selected');
       li.classList.add('selected');
-      highlightRange(inputs.composition, locations.get(locationKey(traceTarget(entry))) ?? null);
+      highlightRange(inputs.composition, locations.get(entry.source) ?? null);
     };
     li.addEventListener('click', select);
     li.addEventListener('keydown', (e) => e.key === 'Enter' && select());

@@ -2,7 +2,7 @@
 // read, each transform step, what it wrote and why it was skipped or failed (docs/render.md,
 // "The explain trace"). Keys the page does not know are shown as they are.
 
-/** Where a trace entry points in the Composition: { step, resource, environment, patchIndex }. */
+/** What a trace entry names, for its title: { step, resource, environment, patchIndex }. */
 export function traceTarget(entry) {
   const index = entry?.patch ?? entry?.patchIndex;
   return {

@@ -18,11 +18,6 @@ function decodeBase64Utf8(b64) {
   }
 }
 
-/** The key of a patch target ({ step, resource, environment, patchIndex }) in an answer's `locations`. */
-export function locationKey({ step, resource, environment, patchIndex }) {
-  return JSON.stringify([step ?? null, resource ?? null, Boolean(environment), patchIndex ?? null]);
-}
-
 /**
  * What the engine chose among the documents (the Output's `inputs`) as [label, value] rows;
  * `origins[i]` ({ editor, doc }) names where documents[i] was typed.

@@ -285,6 +285,61 @@ test('a failure after the apply keeps the applied resources visible', async () =
   await page.close();
 });
 
+// The engine names each patch by its path in the Composition: a trace entry and a failure lead to
+// the patch a PatchSet brought in, and to one a Pipeline step's input holds.
+test('trace entries and failures lead to their patch, from a PatchSet or a Pipeline step', async () => {
+  const data = join(www, 'test', 'data', 'patch-sources');
+  const read = (f) => readFileSync(join(data, f), 'utf8');
+  const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  const open = async (xr, composition) => {
+    const state = { xr, composition, observed: '', semantics: 'native' };
+    const fragment = deflateRawSync(Buffer.from(JSON.stringify(state))).toString('base64url');
+    await page.goto('about:blank');
+    await page.goto(`${base}#${fragment}`);
+    await page.waitForSelector('#render-error:not([hidden])', { timeout: 10_000 });
+  };
+  /** The highlighted text of the Composition, once it holds `needle`. */
+  const highlight = async (needle) => {
+    await page.waitForFunction(
+      (needle) => [...document.querySelectorAll('#composition .cm-patch-highlight')].map((e) => e.textContent).join('').includes(needle),
+      needle,
+      { timeout: 5_000 },
+    );
+    return page.$$eval('#composition .cm-patch-highlight', (els) => els.map((e) => e.textContent).join(''));
+  };
+  const follow = async (title) => {
+    await page.click('nav [data-tab="trace"]');
+    await page.locator('#trace li', { has: page.locator('.title', { hasText: title }) }).click();
+  };
+
+  // A PatchSet's patch fails after the apply: the Fatal result leads to it, in the PatchSet.
+  await open(read('xr.yaml'), read('patch-set.yaml'));
+  assert.match(await page.textContent('#render-error'), /patchIndex: 2/);
+  assert.match(await highlight('status.atProvider.arn'), /^type: ToCompositeFieldPath/);
+  const marked = await page.$$eval('#composition .cm-lintRange-error', (els) => els.map((e) => e.textContent).join(''));
+  assert.match(marked, /status\.atProvider\.arn/);
+  // The trace entry of the PatchSet's first patch (the template's patch 1) leads to it.
+  await follow('bucket · patch 1 ·');
+  assert.match(await highlight('spec.forProvider.size'), /^fromFieldPath: spec\.size/);
+
+  // In a Pipeline step's input: the Fatal result, then a trace entry.
+  const xr = read('xr.yaml').replace('  size: 3\n', '  zone: a\n');
+  await open(xr, read('pipeline.yaml'));
+  assert.match(await highlight('status.atProvider.id'), /^type: ToCompositeFieldPath/);
+  await follow('step pt · disk · patch 0 ·');
+  assert.match(await highlight('spec.forProvider.region'), /^fromFieldPath: spec\.region/);
+
+  // A render error (no Output) names the step's environment patch.
+  await open(read('xr.yaml'), read('pipeline.yaml'));
+  assert.match(await page.textContent('#render-error'), /^Render: cannot apply environment patch at index 0/);
+  assert.match(await highlight('toFieldPath: zone'), /^fromFieldPath: spec\.zone/);
+
+  assert.deepStrictEqual(errors, [], 'page errors');
+  await page.close();
+});
+
 // The engine chooses among the typed documents: a document it does not use is marked with its
 // reason, and the Inputs tab lists what it chose.
 test('documents the engine does not use are marked, and the Inputs tab says what it chose', async () => {

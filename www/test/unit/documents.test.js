@@ -1,18 +1,25 @@
 // The YAML side of the playground: parsing like kubectl, building the request, finding patches.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 
 import {
   answerProblems,
   buildRequest,
   chosenComposition,
   downloadYaml,
-  locatePatch,
   outputYaml,
   parseYaml,
   presentation,
+  sourceLocator,
 } from '../../src/documents.js';
-import { connectionRows, inputRows, locationKey } from '../../src/view.js';
+import { connectionRows, inputRows } from '../../src/view.js';
+
+const www = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const engine = createRequire(import.meta.url)(join(www, 'xprender-wasm', 'nodejs', 'xprender.js'));
 
 test('parseYaml reads YAML 1.1 scalars as kubectl does', () => {
   const { docs, problems } = parseYaml('a: yes\nb: off\nc: 0777\nd: "yes"\ne: 1.0\n');
@@ -151,88 +158,36 @@ test('inputRows lists what the engine chose, unused documents by editor', () => 
   assert.deepStrictEqual(inputRows(undefined), []);
 });
 
-test('locatePatch finds a patch by template name (or index) and patch index', () => {
-  const at = locatePatch(COMP, { resource: 'a', patchIndex: 1 });
-  assert.ok(COMP.slice(at.from, at.to).startsWith('type: ToCompositeFieldPath'));
-  const unnamed = locatePatch(COMP, { resource: '1', patchIndex: 0 });
-  assert.ok(COMP.slice(unnamed.from, unnamed.to).startsWith('fromFieldPath: spec.q'));
-  const whole = locatePatch(COMP, { resource: 'a' });
-  assert.ok(COMP.slice(whole.from, whole.to).startsWith('name: a'));
-  assert.equal(locatePatch(COMP, { resource: 'missing', patchIndex: 0 }), null);
-  assert.equal(locatePatch('a: [', 'a', 0), null);
+test('sourceLocator finds what an engine path names in the Composition', () => {
+  const locate = sourceLocator(COMP);
+  const text = (path) => {
+    const at = locate(path);
+    return at && COMP.slice(at.from, at.to).split('\n')[0];
+  };
+  assert.equal(text('spec.resources[0].patches[1]'), 'type: ToCompositeFieldPath');
+  assert.equal(text('spec.resources[1].patches[0]'), 'fromFieldPath: spec.q');
+  assert.equal(text('spec.resources[0]'), 'name: a');
+  assert.equal(text('spec.resources[0].patches[7]'), null);
+  assert.equal(text('spec.patchSets[0].patches[0]'), null);
+  assert.equal(text(undefined), null);
+  assert.equal(sourceLocator('a: [')('a'), null);
+  const [parsed] = buildRequest({ xr: XR, composition: COMP, observed: '' }, 'auto').compositions;
+  assert.deepStrictEqual(sourceLocator(parsed)('spec.resources[0].patches[1]'), locate('spec.resources[0].patches[1]'));
 });
-
-test('locatePatch counts patches with PatchSet references expanded', () => {
-  const comp = `spec:
-  patchSets:
-    - name: common
-      patches:
-        - fromFieldPath: s1
-        - fromFieldPath: s2
-  resources:
-    - name: r
-      patches:
-        - fromFieldPath: own0
-        - type: PatchSet
-          patchSetName: common
-        - fromFieldPath: own1
-        - type: PatchSet
-          patchSetName: unknown
-`;
-  const texts = [0, 1, 2, 3, 4].map((i) => {
-    const at = locatePatch(comp, { resource: 'r', patchIndex: i });
-    return comp.slice(at.from, at.to).trim();
-  });
-  assert.deepStrictEqual(texts.slice(0, 4), ['fromFieldPath: own0', 'fromFieldPath: s1', 'fromFieldPath: s2', 'fromFieldPath: own1']);
-  assert.match(texts[4], /^type: PatchSet\s+patchSetName: unknown$/);
-  assert.ok(comp.slice(locatePatch(comp, { resource: 'r', patchIndex: 9 }).from).startsWith('name: r'), 'out of range: the template');
-});
-
-test('locatePatch looks into Pipeline steps', () => {
-  const pipeline = `spec:
-  mode: Pipeline
-  pipeline:
-    - step: pt
-      input:
-        resources:
-          - name: r
-            patches:
-              - fromFieldPath: a
-              - fromFieldPath: b
-`;
-  const at = locatePatch(pipeline, { resource: 'r', patchIndex: 1 });
-  assert.equal(pipeline.slice(at.from, at.to).trim(), 'fromFieldPath: b');
-  const inStep = locatePatch(pipeline, { step: 'pt', resource: 'r', patchIndex: 0 });
-  assert.equal(pipeline.slice(inStep.from, inStep.to).trim(), 'fromFieldPath: a');
-  assert.equal(locatePatch(pipeline, { step: 'other', resource: 'r', patchIndex: 0 }), null);
-});
-
-test('locatePatch finds environment patches', () => {
-  const comp = `spec:
-  environment:
-    patches:
-      - type: ToEnvironmentFieldPath
-        fromFieldPath: spec.a
-  resources: []
-`;
-  const at = locatePatch(comp, { environment: true, patchIndex: 0 });
-  assert.match(comp.slice(at.from, at.to), /^type: ToEnvironmentFieldPath/);
-  assert.equal(locatePatch(comp, { environment: true, patchIndex: 1 }), null);
-});
-
 
 test('presentation marks patches whose trace outcome is failed', () => {
   const trace = [
-    { resource: 'a', patch: 0, outcome: 'applied' },
+    { resource: 'a', patch: 0, source: 'spec.resources[0].patches[0]', outcome: 'applied' },
     {
       resource: 'a',
       patch: 1,
+      source: 'spec.resources[0].patches[1]',
       outcome: 'failed',
       transforms: [{ index: 0, type: 'map', input: 'mars', error: 'key "mars" not found' }],
       reason: 'the resource is left out',
     },
-    { resource: '1', patch: 0, outcome: 'failed', from: [{ path: 'spec.q', error: 'spec.q: boom' }] },
-    { resource: '1', patch: 0, outcome: 'failed' },
+    { resource: 'resource 2', patch: 0, source: 'spec.resources[1].patches[0]', outcome: 'failed', from: [{ path: 'spec.q', error: 'spec.q: boom' }] },
+    { resource: 'resource 2', patch: 0, source: 'spec.resources[1].patches[0]', outcome: 'failed' },
   ];
   const { faults } = presentation(COMP, { output: { ...OUTPUT, trace } });
   assert.deepStrictEqual(
@@ -265,14 +220,14 @@ test('connectionRows decodes UTF-8 values and keeps binary ones in base64', () =
 });
 
 test('presentation locates traced patches and the patch at fault, and writes the YAML', () => {
+  const source = 'spec.resources[0].patches[1]';
   const trace = [
-    { resource: 'a', patch: 1, type: 'ToCompositeFieldPath', outcome: 'applied' },
-    { resource: 'a', patch: 1, type: 'ToCompositeFieldPath', outcome: 'applied' },
-    { resource: 'gone', patch: 0 },
+    { resource: 'a', patch: 1, source, type: 'ToCompositeFieldPath', outcome: 'applied' },
+    { resource: 'a', patch: 1, source, type: 'ToCompositeFieldPath', outcome: 'applied' },
+    { resource: 'gone', patch: 0, source: 'spec.resources[5].patches[0]' },
   ];
   const ok = presentation(COMP, { output: { ...OUTPUT, trace } });
-  const key = locationKey({ resource: 'a', patchIndex: 1 });
-  assert.deepStrictEqual(ok.locations, [[key, locatePatch(COMP, { resource: 'a', patchIndex: 1 })]]);
+  assert.deepStrictEqual(ok.locations, [[source, sourceLocator(COMP)(source)]]);
   assert.equal(ok.yaml.composite, 'kind: X\nstatus:\n  z: 1\n');
   assert.equal(ok.download, downloadYaml(OUTPUT));
 
@@ -280,13 +235,72 @@ test('presentation locates traced patches and the patch at fault, and writes the
   const [compositionDocument] = buildRequest({ xr: XR, composition: COMP, observed: '' }, 'auto').compositions;
   assert.deepStrictEqual(presentation(compositionDocument, { output: { ...OUTPUT, trace } }), ok, 'the parsed Document serves as well');
 
-  const context = { resource: '1', patchIndex: 0 };
+  const context = { resource: 'resource 2', patchIndex: 0, source: 'spec.resources[1].patches[0]' };
   const failed = presentation(COMP, { error: { kind: 'Render', message: 'm', context } });
-  const at = locatePatch(COMP, context);
+  const at = sourceLocator(COMP)(context.source);
   assert.deepStrictEqual(failed, {
-    locations: [[locationKey(context), at]],
+    locations: [[context.source, at]],
     faults: [{ ...at, severity: 'error', message: 'm' }],
   });
-  const template = presentation(COMP, { error: { kind: 'Render', message: 'm', context: { resource: 'a' } } });
-  assert.deepStrictEqual(template.locations, [[locationKey({ resource: 'a' }), locatePatch(COMP, { resource: 'a' })]]);
+  const template = presentation(COMP, { error: { kind: 'Render', message: 'm', context: { resource: 'a', source: 'spec.resources[0]' } } });
+  assert.deepStrictEqual(template.locations, [['spec.resources[0]', sourceLocator(COMP)('spec.resources[0]')]]);
+  const results = [{ severity: 'Fatal', message: 'm', resource: 'a', source }];
+  assert.deepStrictEqual(presentation(COMP, { output: { ...OUTPUT, results } }).locations, ok.locations, 'a Fatal result is located');
+});
+
+// The engine's own answers: the paths it gives lead to the patch, whether a PatchSet brought it in
+// or a Pipeline step's input holds it, from a trace entry as from an error.
+// Compositions (and their XR) shared with the end-to-end test.
+const sources = join(www, 'test', 'data', 'patch-sources');
+const THING = readFileSync(join(sources, 'xr.yaml'), 'utf8');
+const WITH_PATCH_SET = readFileSync(join(sources, 'patch-set.yaml'), 'utf8');
+const PIPELINE = readFileSync(join(sources, 'pipeline.yaml'), 'utf8');
+
+/** The engine's answer to the editors' texts and the Composition text each location names. */
+function answered(xr, composition, semantics) {
+  const { request, compositions } = buildRequest({ xr, composition, observed: '' }, semantics);
+  let answer;
+  try {
+    answer = { output: engine.renderDocuments(request.documents, request.options) };
+  } catch (e) {
+    answer = { error: { kind: e.kind, message: e.message, context: e.context } };
+  }
+  const shown = presentation(chosenComposition(compositions, answer.output?.inputs), answer);
+  const lines = ({ from, to }) => composition.slice(from, to).split('\n').map((l) => l.trim()).slice(0, 2).join(' ');
+  const at = new Map(shown.locations.map(([source, range]) => [source, lines(range)]));
+  return { ...answer, at, faults: shown.faults.map(lines) };
+}
+
+test('a patch from a PatchSet is found from its trace entry and from the failure it causes', () => {
+  const { output, at, faults } = answered(THING, WITH_PATCH_SET, 'native');
+  const [size, arn] = output.trace.filter((e) => e.patch >= 1);
+  assert.equal(at.get(size.source), 'fromFieldPath: spec.size toFieldPath: spec.forProvider.size');
+  const fatal = output.results.at(-1);
+  assert.equal(fatal.severity, 'Fatal');
+  assert.equal(fatal.patchIndex, 2, 'counted with the PatchSet expanded');
+  assert.equal(fatal.source, arn.source);
+  assert.equal(at.get(fatal.source), 'type: ToCompositeFieldPath fromFieldPath: status.atProvider.arn');
+  assert.deepStrictEqual(faults, ['type: ToCompositeFieldPath fromFieldPath: status.atProvider.arn']);
+});
+
+test('a patch in a Pipeline step input is found from its trace entry and from an error', () => {
+  const xr = THING.replace('  size: 3\n', '  zone: a\n');
+  const { output, at, faults } = answered(xr, PIPELINE, 'native');
+  const region = output.trace.find((e) => e.resource === 'disk' && e.patch === 0);
+  assert.equal(at.get(region.source), 'fromFieldPath: spec.region toFieldPath: spec.forProvider.region');
+  const fatal = output.results.at(-1);
+  assert.equal(at.get(fatal.source), 'type: ToCompositeFieldPath fromFieldPath: status.atProvider.id');
+  assert.deepStrictEqual(faults, ['type: ToCompositeFieldPath fromFieldPath: status.atProvider.id']);
+
+  // Without spec.zone the step's environment patch fails the render: an error, not an Output.
+  const failed = answered(THING, PIPELINE, 'native');
+  assert.equal(failed.error.context.source, 'spec.pipeline[0].input.environment.patches[0]');
+  assert.equal(failed.at.get(failed.error.context.source), 'fromFieldPath: spec.zone toFieldPath: zone');
+  assert.deepStrictEqual(failed.faults, ['fromFieldPath: spec.zone toFieldPath: zone']);
+
+  // In function semantics the failure is a Fatal result, which names no patch: its trace entry does.
+  const fn = answered(THING, PIPELINE, 'function');
+  assert.equal(fn.output.results.at(-1).severity, 'Fatal');
+  assert.equal(fn.output.results.at(-1).source, undefined);
+  assert.deepStrictEqual(fn.faults, ['fromFieldPath: spec.zone toFieldPath: zone']);
 });

@@ -14,6 +14,7 @@ const failedAt: Array<[string | undefined, number | undefined, string | undefine
   r.patchIndex,
   r.fieldPath,
 ]);
+const failedSource: Array<string | undefined> = out.results.map((r) => r.source);
 const text: string = renderJson('{}') + version();
 
 try {
@@ -21,7 +22,7 @@ try {
 } catch (e) {
   const err = e as RenderError;
   const ctx: ErrorContext = err.context;
-  const where: string | undefined = ctx.resource ?? ctx.fieldPath ?? ctx.patchType ?? ctx.transformType;
+  const where: string | undefined = ctx.resource ?? ctx.fieldPath ?? ctx.patchType ?? ctx.transformType ?? ctx.source;
   const index: number | undefined = ctx.patchIndex ?? ctx.transformIndex;
   console.log(err.kind, err.message, where, index);
 }
@@ -37,6 +38,7 @@ const unusedWhy: string[] = (inputs?.unused ?? []).map((u) => `${u.document} ${u
 const entry: TraceEntry | undefined = fromDocs.trace?.[0];
 const outcome: 'applied' | 'skipped' | 'failed' | 'not-run' | undefined = entry?.outcome;
 const firstRead: string | undefined = entry?.from[0]?.path;
+const written: string | undefined = entry?.source;
 
 // @ts-expect-error documents are objects or JSON text
 renderDocuments(42);
