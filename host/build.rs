@@ -151,6 +151,9 @@ fn compile_protos(manifest_dir: &Path) {
     tonic_prost_build::configure()
         // Go's nesting limit rather than prost's (host/src/function/codec.rs).
         .codec_path("super::super::codec::BoundedCodec")
+        // Maps in key order, as Go writes them with `Deterministic`: the same answer is the
+        // same bytes every time.
+        .btree_map(".")
         .extern_path(".google.protobuf.Struct", "crate::function::wire::Struct")
         .build_client(false)
         .compile_fds(fds.clone())
@@ -160,6 +163,7 @@ fn compile_protos(manifest_dir: &Path) {
     std::fs::create_dir_all(&client).expect("create OUT_DIR/client");
     tonic_prost_build::configure()
         .codec_path("super::super::codec::BoundedCodec")
+        .btree_map(".")
         .build_server(false)
         .out_dir(client)
         .compile_fds(fds)

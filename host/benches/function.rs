@@ -12,7 +12,7 @@
 
 mod common;
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use prost::Message as _;
@@ -42,7 +42,7 @@ fn request(workload: &Json) -> RunFunctionRequest {
     let input = json!({"apiVersion": "pt.fn.crossplane.io/v1beta1", "kind": "Resources",
         "patchSets": spec.get("patchSets").cloned().unwrap_or(json!([])),
         "resources": spec["resources"]});
-    let resources: HashMap<String, Resource> = workload["observed"]["resources"]
+    let resources: BTreeMap<String, Resource> = workload["observed"]["resources"]
         .as_object()
         .map(|m| {
             m.iter()

@@ -4,7 +4,7 @@
 //! fields between protobuf and the render contract's JSON, as function-patch-and-transform's
 //! SDK calls do (`request.Get*`, `response.To`, `response.Set*`).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use base64::Engine as _;
@@ -133,7 +133,7 @@ fn resources(out: &mut Vec<u8>, state: Option<&State>, desired: bool) -> Result<
 }
 
 /// Connection details, base64 as in a Secret.
-fn details(out: &mut Vec<u8>, d: &HashMap<String, Vec<u8>>) {
+fn details(out: &mut Vec<u8>, d: &BTreeMap<String, Vec<u8>>) {
     let engine = base64::engine::general_purpose::STANDARD;
     let encoded: BTreeMap<&String, String> = d.iter().map(|(k, v)| (k, engine.encode(v))).collect();
     let _ = serde_json::to_writer(&mut *out, &encoded);
@@ -281,7 +281,7 @@ pub(crate) fn response(req: &RunFunctionRequest, answer: Answer) -> RunFunctionR
             };
             let resource = Resource {
                 resource: r.resource,
-                connection_details: HashMap::new(),
+                connection_details: BTreeMap::new(),
                 ready,
             };
             (name, resource)
@@ -362,7 +362,7 @@ mod tests {
     fn resource(j: &Json, ready: i32) -> Resource {
         Resource {
             resource: Some(st(j)),
-            connection_details: HashMap::from([("password".to_owned(), b"s3cr3t".to_vec())]),
+            connection_details: BTreeMap::from([("password".to_owned(), b"s3cr3t".to_vec())]),
             ready,
         }
     }
@@ -372,14 +372,14 @@ mod tests {
         RunFunctionRequest {
             observed: Some(State {
                 composite: Some(resource(&json!({"kind": "XR", "spec": {"n": 3}}), 0)),
-                resources: HashMap::from([
+                resources: BTreeMap::from([
                     ("b".to_owned(), resource(&json!({"kind": "B"}), 0)),
                     ("a".to_owned(), resource(&json!({"kind": "A"}), 0)),
                 ]),
             }),
             desired: Some(State {
                 composite: Some(resource(&json!({"status": {"x": 1.5}}), 0)),
-                resources: HashMap::from([
+                resources: BTreeMap::from([
                     ("a".to_owned(), resource(&json!({"kind": "A"}), READY_TRUE)),
                     ("c".to_owned(), resource(&json!({"kind": "C"}), READY_FALSE)),
                 ]),

@@ -9,7 +9,7 @@
     clippy::expect_used
 )]
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::io::{BufRead as _, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -98,7 +98,7 @@ pub fn fn_request(
     observed: &Json,
     env: Option<&Json>,
 ) -> RunFunctionRequest {
-    let mut resources = HashMap::new();
+    let mut resources = BTreeMap::new();
     if let Some(rs) = observed.as_object() {
         for (name, r) in rs {
             let mut res = resource(&r["resource"]);
@@ -293,10 +293,20 @@ pub struct Compared {
     pub want: Json,
 }
 
-/// Calls a fixture's function-patch-and-transform steps as Crossplane calls them (the desired
-/// state and the context threaded from step to step) and compares the answer with the engine's
-/// own Output for the same request. `None` for a fixture beyond one such function's view.
-pub async fn compare_fixture(client: &mut V1Client<Channel>, dir: &Path) -> Option<Compared> {
+/// A fixture as Crossplane calls function-patch-and-transform for it: the XR, the observed
+/// resources, the context it starts with, each step's input, and the engine's own Output for
+/// the same request.
+pub struct FixtureSteps {
+    pub xr: Json,
+    pub observed: Json,
+    pub env: Option<Json>,
+    pub steps: Vec<Json>,
+    pub output: Json,
+}
+
+/// The function-patch-and-transform steps of a fixture and the engine's Output (or error
+/// document) for it; `None` for a fixture beyond one such function's view.
+pub fn fixture_steps(dir: &Path) -> Option<FixtureSteps> {
     let text = std::fs::read_to_string(dir.join("request.json")).unwrap();
     let Ok(mut request) = serde_json::from_str::<Json>(&text) else {
         return None;
@@ -327,11 +337,6 @@ pub async fn compare_fixture(client: &mut V1Client<Channel>, dir: &Path) -> Opti
     request["options"]["semantics"] = json!("function");
     request["options"]["output"] = json!("function");
     let output: Json = serde_json::from_str(&xprender::render_json(&request.to_string())).unwrap();
-    if output.get("error").is_some() {
-        // Composition-level refusals (no steps, duplicate names) and input shapes: no
-        // desired state to compare.
-        return None;
-    }
     let xr = request
         .get("xr")
         .cloned()
@@ -349,6 +354,31 @@ pub async fn compare_fixture(client: &mut V1Client<Channel>, dir: &Path) -> Opti
             Some(d) => deep_merge(d, e),
             None => env = Some(e.clone()),
         }
+    }
+    Some(FixtureSteps {
+        xr,
+        observed,
+        env,
+        steps,
+        output,
+    })
+}
+
+/// Calls a fixture's function-patch-and-transform steps as Crossplane calls them (the desired
+/// state and the context threaded from step to step) and compares the answer with the engine's
+/// own Output for the same request. `None` for a fixture beyond one such function's view.
+pub async fn compare_fixture(client: &mut V1Client<Channel>, dir: &Path) -> Option<Compared> {
+    let FixtureSteps {
+        xr,
+        observed,
+        env,
+        steps,
+        output,
+    } = fixture_steps(dir)?;
+    if output.get("error").is_some() {
+        // Composition-level refusals (no steps, duplicate names) and input shapes: no
+        // desired state to compare.
+        return None;
     }
     // Crossplane threads the desired state and the context from step to step.
     let mut desired = State::default();
