@@ -65,7 +65,11 @@ fn main() {
         "prebuilt"
     };
     let precompiled = out_dir.join("xprender.cwasm");
-    if let Err(e) = precompile(&shipped, &precompiled) {
+    let started = std::time::Instant::now();
+    let result = precompile(&shipped, &precompiled);
+    // Kept in the build script's stderr file (target/*/build/xprender-host-*/stderr).
+    eprintln!("precompiling the core module took {:?}", started.elapsed());
+    if let Err(e) = result {
         // The binary still works: it compiles the module at run time, as it would for a
         // CPU the artifact does not suit.
         println!("cargo:warning=cannot precompile the core module: {e}");
