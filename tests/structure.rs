@@ -49,12 +49,7 @@ const CRATES: [Crate; 3] = [ENGINE, HOST, VALIDATE];
 const ENGINE: Crate = Crate {
     name: "xprender",
     src: "src",
-    cycles: &[
-        // Selecting documents reads revisions, and revisions select.
-        ("documents", &["revision", "select"]),
-        // The formatter and the printer of Go values call each other.
-        ("fmt", &["format", "print"]),
-    ],
+    cycles: &[],
     long_files: &["value/read.rs"],
     long_fns: &[
         // Go's fmt.Printf verb loop and the JSON scanner's state machine, each kept in the
