@@ -8,9 +8,10 @@ use std::io::Write as _;
 
 fn main() -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
+    let mut engine = xprender::Engine::new();
     for path in std::env::args().skip(1) {
         let text = std::fs::read_to_string(&path)?;
-        writeln!(out, "{}", xprender::render_json(&text))?;
+        writeln!(out, "{}", engine.render_json(&text))?;
     }
     Ok(())
 }

@@ -6,6 +6,16 @@
 // The exports are reached through the module's export table, not Rust paths.
 #![allow(unreachable_pub)]
 
+use std::cell::RefCell;
+
+use crate::Engine;
+
+// The module's one engine, kept across calls: the host holds the instance, and
+// the instance holds the engine. A module runs on one thread.
+thread_local! {
+    static ENGINE: RefCell<Engine> = const { RefCell::new(Engine::new()) };
+}
+
 /// The ABI version; bumped on any incompatible change of the exports below.
 const ABI_VERSION: i32 = 1;
 
@@ -39,7 +49,7 @@ pub unsafe extern "C" fn xprender_free(ptr: i32, len: i32) {
 pub unsafe extern "C" fn xprender_render(ptr: i32, len: i32) -> i64 {
     // SAFETY: the caller hands over a buffer from `xprender_alloc`.
     let request = unsafe { from_raw(ptr, len) };
-    let response = crate::render_bytes(&request);
+    let response = ENGINE.with(|e| e.borrow_mut().render_bytes(&request));
     drop(request);
     let bytes = response.into_bytes().into_boxed_slice();
     let len = bytes.len();

@@ -13,13 +13,13 @@ mod bytes;
 mod compose;
 mod connection;
 mod documents;
+mod engine;
 mod error;
 mod fieldpath;
 mod fmt;
 mod go;
 pub mod model;
 mod patch;
-mod plan;
 mod readiness;
 mod semantics;
 #[cfg(feature = "serde")]
@@ -46,6 +46,7 @@ mod alloc;
 static ALLOCATOR: alloc::SizeClasses = alloc::SizeClasses::new();
 
 pub use compose::{Output, Request, render};
+pub use engine::Engine;
 pub use error::{Context, Error, ErrorKind, Result};
 pub use semantics::Semantics;
 pub use value::{Map, ParseError, Value, map};
@@ -58,37 +59,12 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 ///
 /// Never panics on any input: every failure is an error document.
 ///
-/// The instance keeps the Compositions it has read (a bounded few, least
-/// recently used forgotten first), so rendering the same Composition again
-/// reads only the rest of the request; the Output is the same either way.
+/// Renders with a fresh [`Engine`]: a caller that renders the same Composition
+/// again keeps an engine and calls [`Engine::render_json`], which reads and
+/// decodes a Composition once; the Output is the same either way.
 #[must_use]
 pub fn render_json(request: &str) -> String {
-    respond(plan::read_request(request))
-}
-
-/// [`render_json`] of a request handed over as bytes, as the core module's ABI
-/// receives it. Bytes that are not UTF-8 give an `InvalidRequest` error naming
-/// the offset of the first invalid byte; a kept Composition's bytes are not
-/// checked again (`plan::read_request_bytes`).
-pub(crate) fn render_bytes(request: &[u8]) -> String {
-    match plan::read_request_bytes(request) {
-        Ok(read) => respond(read),
-        Err(e) => error_document(&Error::new(
-            ErrorKind::InvalidRequest,
-            format!(
-                "request is not UTF-8: invalid byte at offset {}",
-                e.valid_up_to()
-            ),
-        )),
-    }
-}
-
-/// The response to a request as read: its Output or its error document.
-pub(crate) fn respond(request: Result<Request>) -> String {
-    match request.and_then(|r| render(&r)) {
-        Ok(output) => output.to_json(),
-        Err(e) => error_document(&e),
-    }
+    Engine::new().render_json(request)
 }
 
 /// The error document hosts receive for a failed render.

@@ -11,7 +11,9 @@
 use js_sys::{JSON, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
-use crate::{Error, ErrorKind};
+use std::cell::RefCell;
+
+use crate::{Engine, Error, ErrorKind};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
@@ -267,10 +269,19 @@ fn message(e: &JsValue) -> String {
         .map_or_else(|| String::from("not JSON"), |e| String::from(e.message()))
 }
 
-/// Through the instance's kept Compositions (`crate::plan`): a worker that renders
-/// the same Composition on every keystroke reads it once.
+// The module's one engine, kept across calls: a worker that renders the same
+// Composition on every keystroke reads it once. A module runs on one thread.
+thread_local! {
+    static ENGINE: RefCell<Engine> = const { RefCell::new(Engine::new()) };
+}
+
+/// Through the module's engine.
 fn render_text(text: &str) -> Result<JsValue, JsValue> {
-    match crate::plan::read_request(text).and_then(|r| crate::render(&r)) {
+    let output = ENGINE.with(|e| {
+        let mut e = e.borrow_mut();
+        e.read_request(text).and_then(|r| e.render(&r))
+    });
+    match output {
         Ok(output) => JSON::parse(&output.to_json()),
         Err(e) => Err(js_error(&e)),
     }
@@ -281,7 +292,7 @@ fn render_text(text: &str) -> Result<JsValue, JsValue> {
 #[wasm_bindgen(js_name = renderJson)]
 #[must_use]
 pub fn render_json(request: &str) -> String {
-    crate::render_json(request)
+    ENGINE.with(|e| e.borrow_mut().render_json(request))
 }
 
 /// The engine's version.

@@ -1,4 +1,4 @@
-//! A live instance keeps the Compositions it has read (`render_json`): renders of many XRs
+//! An engine keeps the Compositions it has read (`Engine::render_json`): renders of many XRs
 //! against a kept Composition give the bytes a whole reading gives, errors included, and the
 //! kept set stays bounded however many renders and Compositions pass through.
 
@@ -60,19 +60,19 @@ fn with_composition(base: &Value, k: usize) -> Value {
 #[test]
 fn one_kept_composition_serves_a_thousand_xrs() {
     let base = base();
-    xprender::testing::forget_compositions();
+    let mut engine = xprender::Engine::new();
     let mut errors = 0;
     for i in 0..1_000 {
         let request = with_xr(&base, i).to_string();
-        let kept = xprender::render_json(&request);
+        let kept = engine.render_json(&request);
         let whole = xprender::testing::render_json_unkept(&request);
         assert_eq!(kept, whole, "render {i} differs with the kept Composition");
         errors += usize::from(kept.starts_with("{\"error\"") || kept.contains("\"Warning\""));
     }
     assert!(errors > 0, "no XR exercised an error");
-    assert_eq!(xprender::testing::kept_compositions().0, 1);
+    assert_eq!(xprender::testing::kept_compositions(&engine).0, 1);
     assert_eq!(
-        xprender::testing::kept_plans(),
+        xprender::testing::kept_decodings(&engine),
         2,
         "one plan per semantics, compiled once"
     );
@@ -82,14 +82,14 @@ fn one_kept_composition_serves_a_thousand_xrs() {
 fn kept_compositions_stay_bounded() {
     let base = base();
     let families: Vec<Value> = (0..50).map(|k| with_composition(&base, k)).collect();
-    xprender::testing::forget_compositions();
+    let mut engine = xprender::Engine::new();
     let mut after_first_round = (0, 0);
     for i in 0..10_000 {
         let k = (i * 7) % 50;
         let mut request = with_xr(&families[k], i);
         request["composition"] = families[k]["composition"].clone();
         let request = request.to_string();
-        let kept = xprender::render_json(&request);
+        let kept = engine.render_json(&request);
         if i % 250 == 0 {
             assert_eq!(
                 kept,
@@ -98,13 +98,13 @@ fn kept_compositions_stay_bounded() {
             );
         }
         if i == 49 {
-            after_first_round = xprender::testing::kept_compositions();
+            after_first_round = xprender::testing::kept_compositions(&engine);
         }
     }
-    let (entries, bytes) = xprender::testing::kept_compositions();
+    let (entries, bytes) = xprender::testing::kept_compositions(&engine);
     assert_eq!(entries, 50, "every Composition is kept once");
     assert_eq!(
-        xprender::testing::kept_plans(),
+        xprender::testing::kept_decodings(&engine),
         50,
         "one plan per Composition"
     );
@@ -115,12 +115,12 @@ fn kept_compositions_stay_bounded() {
     );
     assert!(bytes <= 8 << 20, "kept text over its bound: {bytes} bytes");
 
-    // Twice as many Compositions as the instance keeps: the oldest are forgotten.
+    // Twice as many Compositions as the engine keeps: the oldest are forgotten.
     for k in 0..128 {
         let request = with_composition(&base, 1_000 + k).to_string();
-        let _ = xprender::render_json(&request);
+        let _ = engine.render_json(&request);
     }
-    assert_eq!(xprender::testing::kept_compositions().0, 64);
+    assert_eq!(xprender::testing::kept_compositions(&engine).0, 64);
 }
 
 /// What a request handed over as bytes rendered to before the reader took bytes: the whole
@@ -145,7 +145,7 @@ const INVALID: [&[u8]; 5] = [b"\x80", b"\xff", b"\xe2\x80", b"\xed\xa0\x80", b"\
 #[test]
 fn bytes_render_as_checked_text_renders_with_and_without_a_kept_composition() {
     let base = base();
-    xprender::testing::forget_compositions();
+    let mut engine = xprender::Engine::new();
     let mut refused = 0;
     for i in 0..600 {
         let mut r = with_xr(&base, i);
@@ -161,13 +161,13 @@ fn bytes_render_as_checked_text_renders_with_and_without_a_kept_composition() {
             let at = (i * 7_919) % (request.len() + 1);
             request.splice(at..at, bad.iter().copied());
         }
-        let got = xprender::testing::render_bytes(&request);
+        let got = xprender::testing::render_bytes(&mut engine, &request);
         assert_eq!(got, checked_then_rendered(&request), "request {i}");
         refused += usize::from(got.contains("is not UTF-8"));
         // The first render of an untouched request keeps its Composition; render it again.
         if i % 3 == 0 {
             assert_eq!(
-                xprender::testing::render_bytes(&request),
+                xprender::testing::render_bytes(&mut engine, &request),
                 got,
                 "request {i}, kept"
             );
@@ -177,5 +177,5 @@ fn bytes_render_as_checked_text_renders_with_and_without_a_kept_composition() {
         refused > 100,
         "only {refused} requests were refused as not UTF-8"
     );
-    assert_eq!(xprender::testing::kept_compositions().0, 1);
+    assert_eq!(xprender::testing::kept_compositions(&engine).0, 1);
 }

@@ -184,22 +184,22 @@ fn golden_fixtures() {
     );
 }
 
-/// A live instance keeps the Compositions it has read and, from their second render, the plans
-/// compiled from them: every fixture renders to the same bytes, errors included, read as a
-/// whole, on first sight of its Composition, when its plan is compiled to be kept and when the
-/// kept plan is reused; so does every fixture rendered with the other semantics, whose plan is
-/// kept beside the first.
+/// An engine keeps the Compositions it has read and, from their second render, their
+/// decodings: every fixture renders to the same bytes, errors included, read as a whole, on
+/// first sight of its Composition, when its decoding is made to be kept and when the kept
+/// decoding is reused; so does every fixture rendered with the other semantics, whose decoding
+/// is kept beside the first.
 #[test]
 fn golden_fixtures_with_kept_compositions() {
     let all = cases();
     assert!(!all.is_empty(), "no fixtures found under tests/fixtures");
-    xprender::testing::forget_compositions();
+    let mut engine = xprender::Engine::new();
     for (area, case, dir) in &all {
         let request = fs::read_to_string(dir.join("request.json")).expect("readable request.json");
         let whole = xprender::testing::render_json_unkept(&request);
-        let first = xprender::render_json(&request);
-        let again = xprender::render_json(&request);
-        let reused = xprender::render_json(&request);
+        let first = engine.render_json(&request);
+        let again = engine.render_json(&request);
+        let reused = engine.render_json(&request);
         assert_eq!(whole, first, "{area}/{case}: first render differs");
         assert_eq!(
             whole, again,
@@ -207,7 +207,7 @@ fn golden_fixtures_with_kept_compositions() {
         );
         assert_eq!(
             whole, reused,
-            "{area}/{case}: render with the kept plan differs"
+            "{area}/{case}: render with the kept decoding differs"
         );
         let Some(other) = with_other_semantics(&request) else {
             continue;
@@ -216,16 +216,16 @@ fn golden_fixtures_with_kept_compositions() {
         for _ in 0..2 {
             assert_eq!(
                 whole,
-                xprender::render_json(&other),
+                engine.render_json(&other),
                 "{area}/{case}: render with the other semantics differs with a kept Composition"
             );
         }
     }
-    let (kept, _) = xprender::testing::kept_compositions();
+    let (kept, _) = xprender::testing::kept_compositions(&engine);
     assert!(kept > 0, "no Composition was kept");
     assert!(
-        xprender::testing::kept_plans() > kept,
-        "no Composition kept a plan for each semantics"
+        xprender::testing::kept_decodings(&engine) > kept,
+        "no Composition kept a decoding for each semantics"
     );
 }
 

@@ -49,25 +49,8 @@ const CRATES: [Crate; 3] = [ENGINE, HOST, VALIDATE];
 const ENGINE: Crate = Crate {
     name: "xprender",
     src: "src",
-    cycles: &[
-        // The Composition's input model, the function steps, the compiled form and the
-        // render's state call each other (`step` reaches `state` through `compose`'s
-        // re-export of `State`).
-        (
-            "compose",
-            &["compiled", "context", "functions", "input", "state", "step"],
-        ),
-        // Selecting documents reads revisions, and revisions select.
-        ("documents", &["revision", "select"]),
-        // The formatter and the printer of Go values call each other.
-        ("fmt", &["format", "print"]),
-    ],
-    long_files: &[
-        // The Composition's whole input model in one file.
-        "compose/input.rs",
-        "transform/regex.rs",
-        "value/read.rs",
-    ],
+    cycles: &[],
+    long_files: &["value/read.rs"],
     long_fns: &[
         // Go's fmt.Printf verb loop and the JSON scanner's state machine, each kept in the
         // shape of its Go original.

@@ -12,7 +12,7 @@ use crate::value::{Map, Value};
 
 use base64::Engine as _;
 
-use super::input::{PtInput, SecretRef, Template};
+use super::composition::{PtInput, SecretRef, Template};
 use super::native::skip_reason;
 use super::output::Rendered;
 use super::{State, fatal, metadata, validate, wire};

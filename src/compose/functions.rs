@@ -10,7 +10,9 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::go::quote;
 use crate::value::{Map, Value};
 
-use super::input::{At, Dec, PT_API_VERSION, StepRef};
+use super::composition::StepRef;
+use super::decode::PT_API_VERSION;
+use super::shape::{At, Dec};
 
 /// The function-patch-and-transform package name.
 pub(crate) const PATCH_AND_TRANSFORM: &str = "function-patch-and-transform";

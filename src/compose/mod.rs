@@ -5,17 +5,21 @@
 //! assembles the Output (composite Ready condition, connection details, results).
 
 mod auto_ready;
-mod compiled;
+mod composition;
 mod context;
+mod decode;
+mod decodings;
+mod desired;
 mod environment_configs;
 mod function;
 mod functions;
-mod input;
 mod members;
 mod metadata;
 mod native;
 mod output;
 mod pipeline;
+mod request;
+mod shape;
 mod state;
 mod step;
 mod v2;
@@ -31,13 +35,14 @@ use crate::patch::environment;
 use crate::readiness;
 use crate::semantics::Semantics;
 use crate::trace::PatchTrace;
+use crate::transform::Regexps;
 use crate::value::{Map, Value};
 
-pub(crate) use compiled::Compiled;
-pub use input::Request;
+pub(crate) use decodings::Decodings;
 pub use output::Output;
+pub use request::Request;
 
-use input::{Plan, PtInput};
+use composition::{Composition, PtInput};
 use output::{Message, Severity};
 pub(crate) use state::{FunctionState, NativeState, PipelineState, Positions, State};
 
@@ -52,12 +57,17 @@ pub(crate) use state::{FunctionState, NativeState, PipelineState, Positions, Sta
 /// A render that cannot proceed before anything is applied: an invalid
 /// request or Composition, a native environment patch or base that fails.
 pub fn render(request: &Request) -> Result<Output> {
-    let mut output = compose(request)?;
+    render_with(request, &Regexps::default())
+}
+
+/// [`render`] with the engine's compiled regexps.
+pub(crate) fn render_with(request: &Request, regexps: &Regexps) -> Result<Output> {
+    let mut output = compose(request, regexps)?;
     output.inputs.clone_from(&request.inputs);
     Ok(output)
 }
 
-fn compose(request: &Request) -> Result<Output> {
+fn compose(request: &Request, regexps: &Regexps) -> Result<Output> {
     let sem = semantics_of(request);
     // `crossplane render` (v2) runs the pipeline on the XR as given: no pause check, and none
     // of the XR controller's labels and defaults.
@@ -78,17 +88,23 @@ fn compose(request: &Request) -> Result<Output> {
     }
 
     let mut wired = None;
-    let plan = compiled::plan(request, sem, &mut wired)?;
-    let plan = plan.get();
+    let decoded = decodings::decoded(
+        &request.composition,
+        request.decodings.as_deref(),
+        sem,
+        &mut wired,
+        regexps,
+    )?;
+    let composition = decoded.get();
     // Native renders change the XR in place; function renders keep the input XR for the output.
     let (state_xr, input_xr) = match sem {
         Semantics::Native => (xr, None),
         Semantics::Function => (wire::structured(&xr), Some(xr)),
     };
-    let mut st = initial_state(request, sem, plan, state_xr);
-    match plan {
-        Plan::Resources(input) => run_input(&mut st, input)?,
-        Plan::Pipeline(steps) => pipeline::run(&mut st, steps).map_err(|e| {
+    let mut st = initial_state(request, sem, composition, state_xr);
+    match composition {
+        Composition::Resources(input) => run_input(&mut st, input)?,
+        Composition::Pipeline(steps) => pipeline::run(&mut st, steps).map_err(|e| {
             // `crossplane render` wraps what stops its pipeline.
             if v2 {
                 e.wrap("cannot render composite resource")
@@ -97,7 +113,7 @@ fn compose(request: &Request) -> Result<Output> {
             }
         })?,
     }
-    if request.options.output == step::Shape::Function {
+    if request.options.output == request::Shape::Function {
         return Ok(step::output(st));
     }
     if st.pipeline.fatal {
@@ -117,7 +133,7 @@ fn compose(request: &Request) -> Result<Output> {
 fn is_v2(request: &Request, sem: Semantics) -> bool {
     request.options.pipeline.crossplane_v2
         && sem == Semantics::Function
-        && request.options.output == step::Shape::Render
+        && request.options.output == request::Shape::Render
         && request
             .composition
             .get("spec")
@@ -143,16 +159,21 @@ fn semantics_of(request: &Request) -> Semantics {
 
 /// The state before any template or step runs: the request's desired state,
 /// the initial environment and the Function context.
-fn initial_state<'r>(request: &'r Request, sem: Semantics, plan: &Plan, xr: Value) -> State<'r> {
+fn initial_state<'r>(
+    request: &'r Request,
+    sem: Semantics,
+    composition: &Composition,
+    xr: Value,
+) -> State<'r> {
     let mut observed = Map::new();
     if sem == Semantics::Function {
         for (name, o) in &request.observed.resources {
             observed.insert(name.clone(), wire::structured(&o.resource));
         }
     }
-    let default_data = match plan {
-        Plan::Resources(i) => i.default_data.as_deref(),
-        Plan::Pipeline(_) => None,
+    let default_data = match composition {
+        Composition::Resources(i) => i.default_data.as_deref(),
+        Composition::Pipeline(_) => None,
     };
     let (mut context, context_env) = context::FnContext::new(request.context.clone());
     let mut env = environment::initial(default_data, request.observed.environment.as_ref(), sem);

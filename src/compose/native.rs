@@ -13,8 +13,9 @@ use crate::semantics::Semantics;
 use crate::trace::Outcome;
 use crate::value::{Map, Value};
 
-use super::input::{ObservedResource, PtInput, Request, Template};
+use super::composition::{PtInput, Template};
 use super::output::Rendered;
+use super::request::{ObservedResource, Request};
 use super::{State, applied_view, fatal, metadata, validate};
 
 const SEM: Semantics = Semantics::Native;

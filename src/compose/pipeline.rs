@@ -5,8 +5,9 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::go::quote;
 use crate::sort::repeats;
 
+use super::composition::Step;
+use super::decode::PT_API_VERSION;
 use super::functions::{self, Implementation, Unsupported};
-use super::input::{PT_API_VERSION, Step};
 use super::output::{Message, Severity};
 use super::{State, auto_ready, environment_configs, run_input};
 

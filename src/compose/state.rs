@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 
 use super::context::FnContext;
-use super::input::Request;
 use super::output::{Message, Rendered, Severity};
+use super::request::Request;
 use crate::connection::Details;
 use crate::error::Error;
 use crate::patch::Patch;

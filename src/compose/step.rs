@@ -6,83 +6,9 @@
 //! desired XR's status, the Ready condition and composed-resource metadata.
 //! This is what `xprender function serve` answers over gRPC.
 
-use crate::connection::Details;
-use crate::error::Result;
 use crate::value::{Map, Value};
 
-use super::input::{At, Dec};
-use super::output::Rendered;
-
-/// `desired`: what earlier steps of a pipeline desired.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct Desired {
-    pub(crate) composite: Option<Value>,
-    pub(crate) connection_details: Details,
-    pub(crate) resources: Vec<Rendered>,
-}
-
-/// The shape of the Output (`options.output`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) enum Shape {
-    /// What Crossplane applies after the whole render.
-    #[default]
-    Render,
-    /// What one function step returns: the desired XR as the step left it,
-    /// composed resources without core metadata, and the environment.
-    Function,
-}
-
-impl Shape {
-    pub(crate) fn parse(s: &str) -> Option<Self> {
-        match s {
-            "render" => Some(Self::Render),
-            "function" => Some(Self::Function),
-            _ => None,
-        }
-    }
-}
-
-/// Decodes `desired`, taken apart rather than copied.
-pub(crate) fn decode(d: Dec, v: Value) -> Result<Desired> {
-    let at = At::Root("desired");
-    d.object(&v, &at)?;
-    let Value::Object(mut m) = v else {
-        return Ok(Desired::default());
-    };
-    let composite = match m.remove("composite").filter(|c| !c.is_null()) {
-        Some(c) => {
-            d.object(&c, &At::Key(&at, "composite"))?;
-            Some(c)
-        }
-        None => None,
-    };
-    // The keys of one object: unique already.
-    let connection_details: Details = d.opt_details(&m, &at)?;
-    let mut resources = Vec::new();
-    d.opt_obj(&m, "resources", &at)?;
-    if let Some(Value::Object(rs)) = m.remove("resources") {
-        let rsat = At::Key(&at, "resources");
-        for (name, r) in rs {
-            let rat = At::Key(&rsat, &name);
-            let rm = d.object(&r, &rat)?;
-            d.resource_of(rm, &rat)?;
-            let ready = d.opt_bool(rm, "ready", &rat)?.unwrap_or(false);
-            let Value::Object(mut rm) = r else {
-                continue;
-            };
-            resources.push(Rendered {
-                name,
-                resource: rm.remove("resource").unwrap_or_default(),
-                ready,
-            });
-        }
-    }
-    Ok(Desired {
-        composite,
-        connection_details,
-        resources,
-    })
-}
+use super::desired::Desired;
 
 /// The desired XR a step starts from: what earlier steps desired, with the
 /// observed XR's apiVersion and kind (function-patch-and-transform sets both).

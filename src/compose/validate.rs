@@ -15,7 +15,7 @@ use crate::semantics::Semantics;
 use crate::sort::repeats;
 use crate::value::Value;
 
-use super::input::{PtInput, Template};
+use super::composition::{PtInput, Template};
 
 /// A Kubernetes `field.Error` of the kinds these validations report.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -36,6 +36,11 @@ pub(crate) fn indexes(n: usize, keep: &mut dyn FnMut(usize) -> bool) -> Vec<usiz
 }
 
 impl Catalog {
+    /// Marks a document as the Composition in use.
+    pub(crate) fn mark_composition(&mut self, i: usize) {
+        self.roles[i] = Role::Composition;
+    }
+
     /// Checks that every document is an object with a kind.
     pub(crate) fn new(docs: Vec<Value>) -> Result<Catalog> {
         for (i, d) in docs.iter().enumerate() {
@@ -321,4 +326,10 @@ pub(crate) fn at<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Value> {
 
 pub(crate) fn str_at<'a>(v: &'a Value, path: &[&str]) -> Option<&'a str> {
     at(v, path)?.as_str()
+}
+
+/// The Composition selection fields of a v1 XR (`spec.X`) or a v2 XR (`spec.crossplane.X`).
+pub(crate) fn xr_field<'a>(xr: &'a Value, path: &[&str]) -> Option<&'a Value> {
+    let spec = xr.get("spec")?;
+    at(spec, path).or_else(|| at(spec.get("crossplane")?, path))
 }

@@ -10,9 +10,8 @@
 use crate::error::Result;
 use crate::value::{Map, Value};
 
-use super::classify::{Catalog, at, is_crossplane, name_of, str_at};
+use super::classify::{Catalog, at, is_crossplane, name_of, str_at, xr_field};
 use super::invalid;
-use super::select::{mark, xr_field};
 
 const KIND: &str = "CompositionRevision";
 /// The label Crossplane puts on every revision: the name of the Composition it belongs to.
@@ -101,7 +100,7 @@ pub(crate) fn resolve(
     }
     match chosen {
         Some((i, why)) => {
-            mark(cat, i);
+            cat.mark_composition(i);
             if is_crossplane(&cat.docs[index], "Composition") {
                 cat.skip(
                     index,
@@ -115,7 +114,7 @@ pub(crate) fn resolve(
             Ok((as_composition(&cat.docs[i]), name, why))
         }
         None => {
-            mark(cat, index);
+            cat.mark_composition(index);
             let name = name_of(&cat.docs[index]).to_owned();
             Ok((composition, name, reason))
         }

@@ -12,7 +12,8 @@
 use crate::error::Result;
 use crate::value::Value;
 
-use super::classify::{Catalog, Role, at, display, indexes, is_crossplane, name_of, str_at};
+use super::classify::xr_field;
+use super::classify::{Catalog, at, display, indexes, is_crossplane, name_of, str_at};
 use super::{Choices, invalid, revision};
 
 /// The Composition (or revision, as a Composition) a render uses.
@@ -288,12 +289,6 @@ fn by_name(
     Ok((pos, why.to_owned()))
 }
 
-/// The Composition selection fields of a v1 XR (`spec.X`) or a v2 XR (`spec.crossplane.X`).
-pub(crate) fn xr_field<'a>(xr: &'a Value, path: &[&str]) -> Option<&'a Value> {
-    let spec = xr.get("spec")?;
-    at(spec, path).or_else(|| at(spec.get("crossplane")?, path))
-}
-
 fn xr_type(xr: &Value) -> (&str, &str) {
     (
         str_at(xr, &["apiVersion"]).unwrap_or(""),
@@ -338,9 +333,4 @@ fn names(cat: &Catalog, all: &[Candidate], which: &[usize]) -> String {
         })
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// Marks a document as the Composition in use.
-pub(crate) fn mark(cat: &mut Catalog, i: usize) {
-    cat.roles[i] = Role::Composition;
 }

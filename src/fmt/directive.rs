@@ -1,6 +1,6 @@
 //! Go's `doPrintf`: directives, flags, widths, precisions, argument indexes and EXTRA.
 
-use super::format::Flags;
+use super::flags::Flags;
 use super::print::Printer;
 use crate::value::Value;
 

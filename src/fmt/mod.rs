@@ -11,6 +11,7 @@
 //! the Unicode version of the Go that generated the table (see `go::strconv::printable`).
 
 mod directive;
+mod flags;
 mod format;
 mod print;
 

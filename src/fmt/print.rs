@@ -3,7 +3,7 @@
 //! The printer keeps Go's `p.arg` / `p.value` state because the bad-verb text
 //! of an element depends on which of the two was set last.
 
-use super::format::{Base, Flags};
+use super::flags::{Base, Flags};
 use crate::value::Value;
 
 /// A concrete operand: a value, or a map key (a Go `string` reached by reflection).

@@ -17,7 +17,8 @@ impl Regexp {
     /// # Errors
     /// Go's text: ``error parsing regexp: <reason>: `<fragment>` ``.
     pub fn new(pattern: &str) -> Result<Regexp, String> {
-        regex::compile(pattern, Semantics::Function)
+        regex::compile_alone(pattern, Semantics::Function, regex::Groups::Capture)
+            .map(Arc::new)
             .map(Regexp)
             .map_err(|e| e.to_string())
     }

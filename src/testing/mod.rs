@@ -9,10 +9,10 @@ pub mod transform;
 use crate::value::Value;
 use crate::value::read::Numbers;
 
-/// The render of `request` read as a whole, never through the instance's kept Compositions.
+/// The render of `request` read as a whole by a fresh engine, never through kept Compositions.
 #[must_use]
 pub fn render_json_unkept(request: &str) -> String {
-    crate::respond(crate::Request::from_json(request))
+    crate::Engine::new().respond(crate::Request::from_json(request))
 }
 
 /// A JSON text as function semantics gives it to the function: read as a
@@ -29,23 +29,18 @@ pub fn struct_reading(text: &str) -> Result<Value, String> {
 
 /// The render of `request` handed over as bytes, as the core module's ABI renders it.
 #[must_use]
-pub fn render_bytes(request: &[u8]) -> String {
-    crate::render_bytes(request)
+pub fn render_bytes(engine: &mut crate::Engine, request: &[u8]) -> String {
+    engine.render_bytes(request)
 }
 
-/// How many Compositions this instance keeps, and their bytes of text.
+/// How many Compositions `engine` keeps, and their bytes of text.
 #[must_use]
-pub fn kept_compositions() -> (usize, usize) {
-    crate::plan::footprint()
+pub fn kept_compositions(engine: &crate::Engine) -> (usize, usize) {
+    engine.kept_compositions()
 }
 
-/// How many compiled plans the kept Compositions hold (one per semantics rendered with).
+/// How many decodings the kept Compositions hold (one per semantics rendered with).
 #[must_use]
-pub fn kept_plans() -> usize {
-    crate::plan::plans()
-}
-
-/// Forgets the Compositions this instance keeps.
-pub fn forget_compositions() {
-    crate::plan::clear();
+pub fn kept_decodings(engine: &crate::Engine) -> usize {
+    engine.kept_decodings()
 }

@@ -10,7 +10,12 @@ use crate::value::Value;
 /// # Errors
 /// Crossplane's error for the first failing transform.
 pub fn run(transforms: &[Value], input: Value, sem: Semantics) -> Result<Value> {
-    transform::run(&transform::decode_all(transforms, sem), &input, sem, None)
+    transform::run(
+        &transform::decode_all(transforms, sem, &transform::Regexps::default()),
+        &input,
+        sem,
+        None,
+    )
 }
 
 /// A string value's bytes as Go holds them (a byte that is not valid UTF-8 as itself); `None`
@@ -33,7 +38,7 @@ pub fn run_traced(
     sem: Semantics,
 ) -> Result<(Value, Vec<(String, Value)>)> {
     let mut steps = Vec::new();
-    let decoded = transform::decode_all(transforms, sem);
+    let decoded = transform::decode_all(transforms, sem, &transform::Regexps::default());
     let out = transform::run(&decoded, &input, sem, Some(&mut steps))?;
     Ok((out, steps.into_iter().map(|s| (s.kind, s.output)).collect()))
 }
@@ -59,7 +64,9 @@ pub fn regexp_find_submatch(
     s: &str,
     sem: Semantics,
 ) -> Result<Option<Vec<String>>, String> {
-    let re = transform::regex::compile(pattern, sem).map_err(|e| e.to_string())?;
+    let re = transform::Regexps::default()
+        .compile(pattern, sem)
+        .map_err(|e| e.to_string())?;
     Ok(re.captures(s).map(|c| {
         c.iter()
             .map(|m| m.map_or(String::new(), |m| m.as_str().to_owned()))

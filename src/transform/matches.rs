@@ -1,6 +1,7 @@
 //! The `match` transform: the result of the first matching literal or regexp pattern.
 
 use super::pattern::Pattern;
+use super::regex::Regexps;
 use super::{again, fail, go_any, invalid, opt_str};
 use crate::error::{Error, Result};
 use crate::semantics::Semantics;
@@ -40,15 +41,15 @@ enum Fallback {
 }
 
 impl Config {
-    pub(super) fn decode(cfg: &Map, sem: Semantics) -> Config {
+    pub(super) fn decode(cfg: &Map, sem: Semantics, regexps: &Regexps) -> Config {
         Config {
-            patterns: patterns(cfg, sem),
+            patterns: patterns(cfg, sem, regexps),
             fallback: fallback(cfg),
         }
     }
 }
 
-fn patterns(cfg: &Map, sem: Semantics) -> Result<Vec<Case>> {
+fn patterns(cfg: &Map, sem: Semantics, regexps: &Regexps) -> Result<Vec<Case>> {
     let patterns = match cfg.get("patterns") {
         None | Some(Value::Null) => &[][..],
         Some(Value::Array(a)) => a.as_slice(),
@@ -59,10 +60,13 @@ fn patterns(cfg: &Map, sem: Semantics) -> Result<Vec<Case>> {
             )));
         }
     };
-    Ok(patterns.iter().map(|entry| case(entry, sem)).collect())
+    Ok(patterns
+        .iter()
+        .map(|entry| case(entry, sem, regexps))
+        .collect())
 }
 
-fn case(entry: &Value, sem: Semantics) -> Case {
+fn case(entry: &Value, sem: Semantics, regexps: &Regexps) -> Case {
     // A null entry decodes as the zero pattern.
     let p = match entry {
         Value::Null => None,
@@ -79,13 +83,13 @@ fn case(entry: &Value, sem: Semantics) -> Case {
     };
     static EMPTY: Map = Map::new();
     Case {
-        test: test(p.unwrap_or(&EMPTY), sem).unwrap_or_else(Test::Invalid),
+        test: test(p.unwrap_or(&EMPTY), sem, regexps).unwrap_or_else(Test::Invalid),
         result: p.and_then(|p| go_any(p.get("result"))),
     }
 }
 
 /// `Matches`' reading of a pattern, up to where it needs the input.
-fn test(p: &Map, sem: Semantics) -> Result<Test> {
+fn test(p: &Map, sem: Semantics, regexps: &Regexps) -> Result<Test> {
     let kind = match opt_str(p, "type", "MatchTransformPattern")? {
         // The CRD defaults an absent type to literal; function inputs are
         // never defaulted.
@@ -99,7 +103,7 @@ fn test(p: &Map, sem: Semantics) -> Result<Test> {
             None => Err(fail("literal is required by type literal")),
         },
         "regexp" => match opt_str(p, "regexp", "MatchTransformPattern")? {
-            Some(pattern) => Ok(Test::Regexp(Pattern::test(pattern, sem))),
+            Some(pattern) => Ok(Test::Regexp(Pattern::test(pattern, sem, regexps))),
             None => Err(fail("regexp is required by type regexp")),
         },
         other => Err(fail(format!("unsupported pattern type '{other}'"))),

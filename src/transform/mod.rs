@@ -14,12 +14,14 @@ mod unicode;
 mod unicode_tables;
 mod validate;
 
+pub(crate) use regex::Regexps;
 pub(crate) use validate::{validate, validate_native};
 
 use std::borrow::Cow;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::semantics::Semantics;
+
 use crate::value::{Map, Value};
 
 /// One transform's output, for the explain trace.
@@ -69,8 +71,8 @@ impl Transform {
     /// Decodes one entry of a patch's `transforms` list for `sem`.
     /// Also says whether it lacks a type the Composition CRD would default
     /// (`lacks_default`), natively.
-    fn decode(t: &Value, sem: Semantics) -> (Transform, bool) {
-        match decode(t, sem) {
+    fn decode(t: &Value, sem: Semantics, regexps: &Regexps) -> (Transform, bool) {
+        match decode(t, sem, regexps) {
             Ok((kind, op, sound, lacks)) => (
                 Transform {
                     kind: Cow::Borrowed(kind),
@@ -104,19 +106,27 @@ impl Transform {
 }
 
 /// Decodes a patch's `transforms` list (as written) for `sem`.
-pub(crate) fn decode_all(transforms: &[Value], sem: Semantics) -> Vec<Transform> {
-    decode_list(transforms, sem).0
+pub(crate) fn decode_all(
+    transforms: &[Value],
+    sem: Semantics,
+    regexps: &Regexps,
+) -> Vec<Transform> {
+    decode_list(transforms, sem, regexps).0
 }
 
 /// Decodes a patch's `transforms` list (as written) for `sem`, and says
 /// whether natively one of them lacks a type the Composition CRD defaults
 /// (`string.type`, `math.type`, a match pattern's `type`): found where the
 /// decoder has each config block in hand.
-pub(crate) fn decode_list(transforms: &[Value], sem: Semantics) -> (Vec<Transform>, bool) {
+pub(crate) fn decode_list(
+    transforms: &[Value],
+    sem: Semantics,
+    regexps: &Regexps,
+) -> (Vec<Transform>, bool) {
     let mut out = Vec::with_capacity(transforms.len());
     let mut lacks = false;
     for t in transforms {
-        let (t, l) = Transform::decode(t, sem);
+        let (t, l) = Transform::decode(t, sem, regexps);
         out.push(t);
         lacks |= l;
     }
@@ -169,7 +179,7 @@ pub(crate) fn run(
 /// `Resolve`'s reading of a transform: the `type` and its config block,
 /// whether the transform passes `sem`'s validation (`validate::passes`) and
 /// whether it lacks a type natively defaulted (`lacks_default`).
-fn decode(t: &Value, sem: Semantics) -> Result<(&'static str, Op, bool, bool)> {
+fn decode(t: &Value, sem: Semantics, regexps: &Regexps) -> Result<(&'static str, Op, bool, bool)> {
     // Go decodes a null list entry as the zero Transform (no type).
     static EMPTY: Map = Map::new();
     let obj = match t {
@@ -206,13 +216,13 @@ fn decode(t: &Value, sem: Semantics) -> Result<(&'static str, Op, bool, bool)> {
     };
     let op = match kind {
         "map" => Op::Map(map::Config::decode(cfg)),
-        "match" => Op::Match(matches::Config::decode(cfg, sem)),
+        "match" => Op::Match(matches::Config::decode(cfg, sem, regexps)),
         "math" => Op::Math(math::Config::decode(cfg, sem)),
-        "string" => Op::String(string::Config::decode(cfg, sem)),
+        "string" => Op::String(string::Config::decode(cfg, sem, regexps)),
         _ => Op::Convert(convert::Config::decode(cfg)),
     };
     let lacks = sem == Semantics::Native && lacks_default(kind, cfg);
-    Ok((kind, op, validate::passes(kind, cfg, sem), lacks))
+    Ok((kind, op, validate::passes(kind, cfg, sem, regexps), lacks))
 }
 
 /// One transform (`Resolve` upstream): the decoding error, if any, or the

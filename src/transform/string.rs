@@ -1,6 +1,7 @@
 //! The `string` transform: Format, Convert, TrimPrefix/TrimSuffix, Regexp, Join and Replace.
 
 use super::pattern::Pattern;
+use super::regex::Regexps;
 use super::{MAX_OUTPUT_BYTES, again, case, fail, invalid, opt_int, opt_str, sprint_v};
 use crate::error::{Error, ErrorKind, Result};
 use crate::go::bytestr;
@@ -48,13 +49,13 @@ enum Convert {
 }
 
 impl Config {
-    pub(super) fn decode(cfg: &Map, sem: Semantics) -> Config {
-        Config(decode(cfg, sem))
+    pub(super) fn decode(cfg: &Map, sem: Semantics, regexps: &Regexps) -> Config {
+        Config(decode(cfg, sem, regexps))
     }
 }
 
 /// `ResolveString`'s reading of the config, up to where it needs the input.
-fn decode(cfg: &Map, sem: Semantics) -> Result<Op> {
+fn decode(cfg: &Map, sem: Semantics, regexps: &Regexps) -> Result<Op> {
     let kind = match opt_str(cfg, "type", "StringTransform")? {
         // The CRD defaults an absent type to Format (the v1.10 form);
         // function inputs are never defaulted.
@@ -79,7 +80,7 @@ fn decode(cfg: &Map, sem: Semantics) -> Result<Op> {
             let pattern = opt_str(r, "match", "StringTransformRegexp")?.unwrap_or("");
             let group = opt_int(r, "group", "StringTransformRegexp")?.unwrap_or(0);
             Op::Regexp {
-                pattern: Pattern::new(pattern, sem),
+                pattern: Pattern::new(pattern, sem, regexps),
                 group,
             }
         }

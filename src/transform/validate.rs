@@ -2,6 +2,7 @@
 //! `ValidateTransform` and the native engine's Composition validation (v1.12+).
 
 use super::convert;
+use super::regex::Regexps;
 use crate::error::{Error, ErrorKind, Result};
 use crate::semantics::Semantics;
 use crate::value::{Map, Value};
@@ -12,7 +13,7 @@ use crate::value::{Map, Value};
 /// # Errors
 /// `InvalidComposition`: `<path>.<field>: Required value: …` or `… Invalid value: …`.
 pub(crate) fn validate(transform: &Value, path: &str) -> Result<()> {
-    check(transform, Semantics::Function).map_err(|e| e.into_error(path))
+    check(transform, Semantics::Function, &Regexps::default()).map_err(|e| e.into_error(path))
 }
 
 /// The native engine's validation of one transform (Crossplane v1.12+, with
@@ -22,7 +23,7 @@ pub(crate) fn validate(transform: &Value, path: &str) -> Result<()> {
 /// # Errors
 /// As [`validate`].
 pub(crate) fn validate_native(transform: &Value, path: &str) -> Result<()> {
-    check(transform, Semantics::Native).map_err(|e| e.into_error(path))
+    check(transform, Semantics::Native, &Regexps::default()).map_err(|e| e.into_error(path))
 }
 
 /// A `field.Error` of apimachinery: a relative field path and its body.
@@ -79,14 +80,14 @@ fn present(m: &Map, f: &str) -> bool {
 /// object passes the validation for `sem` (natively also Crossplane v1.14's
 /// refusal of the `Join` string type): the decoder asks this where it has
 /// both in hand, so a plan's validation need not look them up again.
-pub(crate) fn passes(kind: &str, cfg: &Map, sem: Semantics) -> bool {
+pub(crate) fn passes(kind: &str, cfg: &Map, sem: Semantics, regexps: &Regexps) -> bool {
     if sem == Semantics::Native && kind == "string" && str_field(cfg, "type") == Some("Join") {
         return false;
     }
-    config(kind, cfg, sem).is_ok()
+    config(kind, cfg, sem, regexps).is_ok()
 }
 
-fn check(t: &Value, sem: Semantics) -> Check {
+fn check(t: &Value, sem: Semantics, regexps: &Regexps) -> Check {
     let obj = t.as_object();
     let kind = obj.and_then(|o| str_field(o, "type")).unwrap_or("");
     let cfg = |name: &str| -> std::result::Result<&Map, FieldError> {
@@ -100,13 +101,13 @@ fn check(t: &Value, sem: Semantics) -> Check {
             })
     };
     match kind {
-        "math" | "map" | "match" | "string" | "convert" => config(kind, cfg(kind)?, sem),
+        "math" | "map" | "match" | "string" | "convert" => config(kind, cfg(kind)?, sem, regexps),
         other => Err(FieldError::invalid("type", other, "unknown transform type")),
     }
 }
 
 /// The checks of a known transform type's config block.
-fn config(kind: &str, c: &Map, sem: Semantics) -> Check {
+fn config(kind: &str, c: &Map, sem: Semantics, regexps: &Regexps) -> Check {
     match kind {
         "math" => math(c, sem).map_err(|e| e.under("math")),
         "map" => {
@@ -119,8 +120,8 @@ fn config(kind: &str, c: &Map, sem: Semantics) -> Check {
             }
             Ok(())
         }
-        "match" => matches(c, sem).map_err(|e| e.under("match")),
-        "string" => string(c, sem).map_err(|e| e.under("string")),
+        "match" => matches(c, sem, regexps).map_err(|e| e.under("match")),
+        "string" => string(c, sem, regexps).map_err(|e| e.under("string")),
         _ => {
             let to = str_field(c, "toType").unwrap_or("");
             let format = str_field(c, "format");
@@ -170,7 +171,7 @@ fn math(m: &Map, sem: Semantics) -> Check {
     }
 }
 
-fn matches(m: &Map, sem: Semantics) -> Check {
+fn matches(m: &Map, sem: Semantics, regexps: &Regexps) -> Check {
     let patterns = m
         .get("patterns")
         .and_then(Value::as_array)
@@ -205,7 +206,7 @@ fn matches(m: &Map, sem: Semantics) -> Check {
                     .under(&at()));
                 };
                 // Compiled as the match transform compiles it: once for both.
-                if super::regex::compile_test(re, sem).is_err() {
+                if regexps.compile_test(re, sem).is_err() {
                     return Err(FieldError::invalid("regexp", re, "invalid regexp").under(&at()));
                 }
             }
@@ -217,7 +218,7 @@ fn matches(m: &Map, sem: Semantics) -> Check {
     Ok(())
 }
 
-fn string(s: &Map, sem: Semantics) -> Check {
+fn string(s: &Map, sem: Semantics, regexps: &Regexps) -> Check {
     let kind = match str_field(s, "type") {
         None | Some("") if sem == Semantics::Native => "Format",
         None => "",
@@ -248,7 +249,7 @@ fn string(s: &Map, sem: Semantics) -> Check {
                     "regexp transform requires a match",
                 ));
             }
-            if super::regex::compile(re, sem).is_err() {
+            if regexps.compile(re, sem).is_err() {
                 return Err(FieldError::invalid("regexp.match", re, "invalid regexp"));
             }
             Ok(())

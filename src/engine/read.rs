@@ -1,18 +1,16 @@
-//! Compositions read once per live instance.
+//! Reading a request around the Composition an engine keeps.
 //!
 //! Control planes and function servers render the same Composition for many
-//! XRs. `render_json` finds the request's `composition` member in the text and,
-//! when an instance has read that exact text before, takes the value it read
+//! XRs. `Engine::render_json` finds the request's `composition` member in the text and,
+//! when the engine has read that exact text before, takes the value it read
 //! then instead of reading it again; only the rest of the request (XR, observed
-//! state, options) is read per render. From its second render on, the plans
-//! compiled from a kept Composition are kept with it (`compose::compiled`),
+//! state, options) is read per render. From its second render on, the decodings
+//! made from a kept Composition are kept with it (`compose::decodings`),
 //! so a Composition seen once costs no more than a one-off request. Whatever
 //! this path cannot vouch for (invalid JSON, a documents request, repeated or
 //! escaped keys, a Composition that is not an object, the number `-0`, whose
 //! reading depends on the semantics) is read as a whole by
 //! `Request::from_json`, so errors keep their exact text and position.
-
-mod cache;
 
 use std::str::Utf8Error;
 use std::sync::Arc;
@@ -22,11 +20,11 @@ use crate::error::Result;
 use crate::value::MAX_DEPTH;
 use crate::value::read::{self, Bytes, Checked, Member, Numbers, Source};
 
-pub(crate) use cache::{clear, footprint, plans};
+use super::compositions::Compositions;
 
-/// Reads a request, reusing the instance's reading of its Composition.
-pub(crate) fn read_request(text: &str) -> Result<Request> {
-    match with_kept_composition(Checked(text)) {
+/// Reads a request, reusing the engine's reading of its Composition.
+pub(crate) fn read_request(kept: &mut Compositions, text: &str) -> Result<Request> {
+    match with_kept_composition(kept, Checked(text)) {
         Some(request) => request,
         None => Request::from_json(text),
     }
@@ -41,25 +39,31 @@ pub(crate) fn read_request(text: &str) -> Result<Request> {
 /// by string as it is read. Anything else (a Composition not kept yet, bytes
 /// that do not read) stops that reading; the request is then checked whole and
 /// read as [`read_request`] reads it, so every error keeps its text.
-pub(crate) fn read_request_bytes(b: &[u8]) -> std::result::Result<Result<Request>, Utf8Error> {
-    // An instance that keeps no Composition yet has nothing to compare with.
-    if cache::footprint().0 > 0
-        && let Some(request) = with_kept_composition(Bytes::new(b))
+pub(crate) fn read_request_bytes(
+    kept: &mut Compositions,
+    b: &[u8],
+) -> std::result::Result<Result<Request>, Utf8Error> {
+    // An engine that keeps no Composition yet has nothing to compare with.
+    if kept.footprint().0 > 0
+        && let Some(request) = with_kept_composition(kept, Bytes::new(b))
     {
         return Ok(request);
     }
-    Ok(read_request(std::str::from_utf8(b)?))
+    Ok(read_request(kept, std::str::from_utf8(b)?))
 }
 
 /// The request read around its Composition (see [`read::read_around`]).
-fn with_kept_composition<'t, S: Source<'t>>(source: S) -> Option<Result<Request>> {
+fn with_kept_composition<'t, S: Source<'t>>(
+    compositions: &mut Compositions,
+    source: S,
+) -> Option<Result<Request>> {
     // A kept Composition is recognised by its text where the member's value
     // starts, so its span is never walked; one seen first is read there, so
     // its text is walked once. The rest of the request is read in the same
     // pass, as if the Composition were `null`.
     let mut kept = None;
     let mut known = |at: &'t [u8]| {
-        if let Some((len, c)) = cache::get_at(at) {
+        if let Some((len, c)) = compositions.get_at(at) {
             kept = Some((c.0, Some(c.1)));
             return Some(len);
         }
@@ -84,13 +88,13 @@ fn with_kept_composition<'t, S: Source<'t>>(source: S) -> Option<Result<Request>
     if minus_zero {
         return None;
     }
-    // Seen before: this render compiles the plan to keep, or runs the kept one.
-    // First sight: the render decodes its own plan, as a one-off request's does.
+    // Seen before: this render makes the decoding to keep, or runs the kept one.
+    // First sight: the render decodes its own, as a one-off request's does.
     let kept = kept?;
     if kept.1.is_none() {
         // First sight happens only in checked text (`known` reads nothing else).
         let text = source.text_from(span.start)?.get(..span.len())?;
-        cache::put(text, (Arc::clone(&kept.0), Arc::default()));
+        compositions.put(text, (Arc::clone(&kept.0), Arc::default()));
     }
     Some(Request::from_value_with(doc, Some(kept)))
 }
@@ -208,17 +212,19 @@ mod tests {
     /// semantics decides how: its Composition is not kept either.
     #[test]
     fn a_minus_zero_is_read_whole() {
-        super::clear();
+        let mut kept = super::Compositions::default();
         for t in [
             r#"{"xr":{"a":-0},"composition":{}}"#,
             r#"{"xr":{},"composition":{"a":[-0]}}"#,
         ] {
-            assert!(super::with_kept_composition(Checked(t)).is_none(), "{t}");
+            assert!(
+                super::with_kept_composition(&mut kept, Checked(t)).is_none(),
+                "{t}"
+            );
         }
-        assert_eq!(super::footprint().0, 0);
+        assert_eq!(kept.footprint().0, 0);
         let t = r#"{"xr":{"a":-0.0},"composition":{"a":[-0.0]}}"#;
-        assert!(super::with_kept_composition(Checked(t)).is_some());
-        super::clear();
+        assert!(super::with_kept_composition(&mut kept, Checked(t)).is_some());
     }
 
     /// Bytes not known to be UTF-8 read as their checked text does, strings checked one by
