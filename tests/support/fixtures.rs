@@ -7,7 +7,7 @@
 //! `expected.<semantics>.json`, or `expected.json` when both semantics give the same output.
 
 // Fixture files are read by the test harness, not by the engine.
-#![allow(clippy::disallowed_methods, dead_code)]
+#![allow(clippy::disallowed_methods, dead_code, unreachable_pub)]
 
 use std::fs;
 use std::path::{Path, PathBuf};
