@@ -1,6 +1,6 @@
 // Shared helpers of the package tests: loading both builds, finding fixtures, native answers.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -57,7 +57,11 @@ export function goldenFixtures() {
     if (!text.includes(EVERY_SEMANTICS)) {
       return [{ name, request, expected: join(dir, 'expected.json') }];
     }
-    asked ??= mkdtempSync(join(tmpdir(), 'xprender-fixtures-'));
+    if (!asked) {
+      const dir = mkdtempSync(join(tmpdir(), 'xprender-fixtures-'));
+      process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+      asked = dir;
+    }
     return ['native', 'function'].map((semantics) => {
       const path = join(asked, `${name.replaceAll('/', '__')}.${semantics}.json`);
       writeFileSync(path, text.replace(EVERY_SEMANTICS, `"semantics": "${semantics}"`));
