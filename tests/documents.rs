@@ -10,42 +10,35 @@
 #![allow(clippy::disallowed_methods, clippy::print_stderr)]
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
+#[path = "support/fixtures.rs"]
+mod fixtures;
+
 const RESOURCE_NAME: &str = "crossplane.io/composition-resource-name";
 
-/// A fixture's name, its request of parts, its documents and its options.
-type Case = (String, Value, Vec<Value>, Value);
+/// A fixture render's name, its expected file, its request of parts, its documents and its
+/// options.
+type Case = (String, PathBuf, Value, Vec<Value>, Value);
 
-/// Every fixture that has an XR, its Composition and observed resources; why the others do not.
-fn fixtures() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
-}
-
+/// Every fixture render that has an XR, its Composition and observed resources (each semantics
+/// of a case that runs under both); why the others do not.
 fn convertible() -> (Vec<Case>, Vec<String>) {
-    let root = fixtures();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let mut cases = Vec::new();
     let mut left = Vec::new();
-    let mut dirs: Vec<_> = fs::read_dir(&root)
-        .unwrap()
-        .flatten()
-        .filter(|a| a.file_name() != "documents")
-        .flat_map(|a| fs::read_dir(a.path()).unwrap().flatten().map(|c| c.path()))
-        .collect();
-    dirs.sort();
-    for dir in dirs {
-        let name = dir.strip_prefix(&root).unwrap().display().to_string();
-        let Ok(text) = fs::read_to_string(dir.join("request.json")) else {
+    for r in fixtures::renders(&root) {
+        if r.area == "documents" {
             continue;
-        };
-        let Ok(request) = serde_json::from_str::<Value>(&text) else {
+        }
+        let Ok(request) = serde_json::from_str::<Value>(&r.request) else {
             continue;
         };
         match convert(&request) {
-            Ok((parts, docs, options)) => cases.push((name, parts, docs, options)),
-            Err(why) => left.push(format!("{name}: {why}")),
+            Ok((parts, docs, options)) => cases.push((r.name, r.expected, parts, docs, options)),
+            Err(why) => left.push(format!("{}: {why}", r.name)),
         }
     }
     (cases, left)
@@ -180,22 +173,27 @@ fn without_inputs(output: &str) -> String {
 fn documents_render_what_parts_render_in_any_order() {
     let (cases, left) = convertible();
     eprintln!(
-        "{} fixtures converted; not convertible:\n  {}",
+        "{} fixture renders converted; not convertible:\n  {}",
         cases.len(),
         left.join("\n  ")
     );
-    // The fixtures with an XR, its Composition and observed resources: all of them take part.
-    assert!(cases.len() >= 70, "only {} fixtures converted", cases.len());
+    // The fixture renders with an XR, its Composition and observed resources: all take part.
+    assert!(
+        cases.len() >= 70,
+        "only {} fixture renders converted",
+        cases.len()
+    );
     let mut failed = Vec::new();
-    for (name, parts, docs, options) in &cases {
+    for (name, expected_path, parts, docs, options) in &cases {
         let want = xprender::render_json(&parts.to_string());
         // The request of parts stands for the fixture: it renders the committed expected output.
-        let expected = fs::read_to_string(fixtures().join(name).join("expected.json")).unwrap();
+        let expected = fs::read_to_string(expected_path).unwrap();
         if serde_json::from_str::<Value>(&expected).unwrap()
             != serde_json::from_str::<Value>(&want).unwrap()
         {
             failed.push(format!(
-                "{name}: the request of parts does not render expected.json"
+                "{name}: the request of parts does not render {}",
+                expected_path.display()
             ));
         }
         for seed in 0..4 {
@@ -235,9 +233,9 @@ fn documents_render_what_parts_render_in_any_order() {
 fn the_rust_api_takes_documents() {
     let (cases, _) = convertible();
     // The first fixture whose parts render; error documents are compared elsewhere.
-    let (_, parts, docs, options) = cases
+    let (_, _, parts, docs, options) = cases
         .iter()
-        .find(|(_, parts, _, _)| {
+        .find(|(_, _, parts, _, _)| {
             xprender::Request::from_json(&parts.to_string())
                 .and_then(|r| xprender::render(&r))
                 .is_ok()

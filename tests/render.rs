@@ -1,8 +1,8 @@
 //! Golden render fixtures: every `tests/fixtures/<area>/<case>/request.json` is
-//! rendered and compared with its `expected.json`; the pass counts per area are
-//! kept in `tests/CONFORMANCE.snap`.
+//! rendered, under each semantics it runs (`support/fixtures.rs`), and compared with its
+//! expected output; the pass counts per area are kept in `tests/CONFORMANCE.snap`.
 //!
-//! `UPDATE_GOLDEN=1 cargo test --test render` rewrites `expected.json` files and the scoreboard.
+//! `UPDATE_GOLDEN=1 cargo test --test render` rewrites the expected files and the scoreboard.
 
 // A test harness reads and writes fixture files and reports differences.
 #![allow(clippy::disallowed_methods, clippy::print_stderr)]
@@ -12,32 +12,17 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+#[path = "support/fixtures.rs"]
+mod fixtures;
+
+use fixtures::Render;
+
+/// How many renders the fixtures held when the cases that ran under each semantics as two
+/// directories became one directory each: merging, moving or blessing cases must not lose one.
+const RENDERS_AT_LEAST: usize = 355;
+
 fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
-}
-
-/// Every case directory, sorted: `(area, case, dir)`.
-fn cases() -> Vec<(String, String, PathBuf)> {
-    let mut out = Vec::new();
-    let Ok(areas) = fs::read_dir(fixtures_dir()) else {
-        return out;
-    };
-    for area in areas.flatten() {
-        let Ok(entries) = fs::read_dir(area.path()) else {
-            continue;
-        };
-        for case in entries.flatten() {
-            if case.path().join("request.json").is_file() {
-                out.push((
-                    area.file_name().to_string_lossy().into_owned(),
-                    case.file_name().to_string_lossy().into_owned(),
-                    case.path(),
-                ));
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 /// Re-indents compact JSON text with two spaces, keeping member order.
@@ -131,31 +116,35 @@ fn compact(pretty: &str) -> String {
 #[test]
 fn golden_fixtures() {
     let update = std::env::var_os("UPDATE_GOLDEN").is_some();
-    let all = cases();
+    let all = fixtures::renders(&fixtures_dir());
     assert!(!all.is_empty(), "no fixtures found under tests/fixtures");
+    let outputs: Vec<String> = all
+        .iter()
+        .map(|r| xprender::render_json(&r.request))
+        .collect();
+    if update {
+        bless(&all, &outputs);
+    }
     let mut per_area: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut failing = Vec::new();
-    for (area, case, dir) in &all {
-        let request = fs::read_to_string(dir.join("request.json")).expect("readable request.json");
-        let got = xprender::render_json(&request);
-        let expected_path = dir.join("expected.json");
-        if update {
-            fs::write(&expected_path, pretty(&got)).expect("writable expected.json");
-        }
+    for (r, got) in all.iter().zip(&outputs) {
+        let expected_path = fixtures::expected_path(&r.dir, r.semantics);
         let expected = fs::read_to_string(&expected_path).unwrap_or_default();
-        let entry = per_area.entry(area.clone()).or_default();
+        let entry = per_area.entry(r.area.clone()).or_default();
         entry.1 += 1;
-        if compact(&expected) == got {
+        if compact(&expected) == *got {
             entry.0 += 1;
         } else {
-            failing.push(format!("{area}/{case}"));
+            failing.push(r.name.clone());
             eprintln!(
-                "--- {area}/{case}: output differs\n--- expected\n{expected}--- got\n{}",
-                pretty(&got)
+                "--- {}: output differs from {}\n--- expected\n{expected}--- got\n{}",
+                r.name,
+                expected_path.display(),
+                pretty(got)
             );
         }
     }
-    let mut snap = String::from("# Golden render fixtures: passing / total per area\n");
+    let mut snap = String::from("# Golden render fixtures: passing / total renders per area\n");
     let (mut pass, mut total) = (0, 0);
     for (area, (p, t)) in &per_area {
         let _ = writeln!(snap, "{area}: {p}/{t}");
@@ -163,7 +152,7 @@ fn golden_fixtures() {
         total += t;
     }
     let _ = writeln!(snap, "total: {pass}/{total}");
-    snap.push_str("\n# Failing cases\n");
+    snap.push_str("\n# Failing renders\n");
     for f in &failing {
         let _ = writeln!(snap, "{f}");
     }
@@ -174,7 +163,7 @@ fn golden_fixtures() {
     let committed = fs::read_to_string(&snap_path).unwrap_or_default();
     assert!(
         failing.is_empty(),
-        "{} of {total} fixtures fail:\n{}",
+        "{} of {total} renders fail:\n{}",
         failing.len(),
         failing.join("\n")
     );
@@ -184,6 +173,85 @@ fn golden_fixtures() {
     );
 }
 
+/// Writes each render's output as its expected file. A case rendered under each semantics
+/// keeps one `expected.json` when they agree, else one `expected.<semantics>.json` each.
+fn bless(all: &[Render], outputs: &[String]) {
+    let mut by_case: BTreeMap<&Path, Vec<(Option<&str>, &str)>> = BTreeMap::new();
+    for (r, got) in all.iter().zip(outputs) {
+        by_case
+            .entry(&r.dir)
+            .or_default()
+            .push((r.semantics, got.as_str()));
+    }
+    for (dir, outputs) in by_case {
+        let shared = outputs.iter().all(|(_, got)| *got == outputs[0].1);
+        for s in fixtures::SEMANTICS {
+            let _ = fs::remove_file(dir.join(format!("expected.{s}.json")));
+        }
+        if shared {
+            fs::write(dir.join("expected.json"), pretty(outputs[0].1))
+                .expect("writable expected.json");
+            continue;
+        }
+        let _ = fs::remove_file(dir.join("expected.json"));
+        for (s, got) in outputs {
+            let s = s.expect("only a case rendered under each semantics has several outputs");
+            fs::write(dir.join(format!("expected.{s}.json")), pretty(got))
+                .expect("writable expected file");
+        }
+    }
+}
+
+/// No render is lost, and each case holds the expected files of the renders it runs, no
+/// others. A `-native` / `-function` pair of cases whose requests differ only in the semantics
+/// they ask for is one case rendered under each semantics.
+#[test]
+fn every_case_keeps_its_renders() {
+    let root = fixtures_dir();
+    let all = fixtures::renders(&root);
+    assert!(
+        all.len() >= RENDERS_AT_LEAST,
+        "{} renders, fewer than the {RENDERS_AT_LEAST} the fixtures held",
+        all.len()
+    );
+    let mut problems = Vec::new();
+    for (area, case, dir) in fixtures::cases(&root) {
+        let request = fs::read_to_string(dir.join("request.json")).expect("readable request.json");
+        let every = request.contains(fixtures::EVERY_SEMANTICS);
+        let shared = dir.join("expected.json").is_file();
+        let own: Vec<&str> = fixtures::SEMANTICS
+            .into_iter()
+            .filter(|s| dir.join(format!("expected.{s}.json")).is_file())
+            .collect();
+        let fine = if every {
+            (shared && own.is_empty()) || (!shared && own == fixtures::SEMANTICS)
+        } else {
+            shared && own.is_empty()
+        };
+        if !fine {
+            problems.push(format!(
+                "{area}/{case}: expected.json {shared}, per semantics {own:?}"
+            ));
+        }
+        let Some(base) = case.strip_suffix("-native") else {
+            continue;
+        };
+        let Ok(twin) = fs::read_to_string(
+            dir.with_file_name(format!("{base}-function"))
+                .join("request.json"),
+        ) else {
+            continue;
+        };
+        let asked = |text: &str, s: &str| text.replacen(&format!("\"semantics\": \"{s}\""), "", 1);
+        if asked(&request, "native") == asked(&twin, "function") {
+            problems.push(format!(
+                "{area}/{case} and {base}-function differ only in the semantics: make them one case"
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 /// An engine keeps the Compositions it has read and, from their second render, their
 /// decodings: every fixture renders to the same bytes, errors included, read as a whole, on
 /// first sight of its Composition, when its decoding is made to be kept and when the kept
@@ -191,25 +259,24 @@ fn golden_fixtures() {
 /// is kept beside the first.
 #[test]
 fn golden_fixtures_with_kept_compositions() {
-    let all = cases();
+    let all = fixtures::renders(&fixtures_dir());
     assert!(!all.is_empty(), "no fixtures found under tests/fixtures");
     let mut engine = xprender::Engine::new();
-    for (area, case, dir) in &all {
-        let request = fs::read_to_string(dir.join("request.json")).expect("readable request.json");
-        let whole = xprender::testing::render_json_unkept(&request);
-        let first = engine.render_json(&request);
-        let again = engine.render_json(&request);
-        let reused = engine.render_json(&request);
-        assert_eq!(whole, first, "{area}/{case}: first render differs");
+    for Render { name, request, .. } in &all {
+        let whole = xprender::testing::render_json_unkept(request);
+        let first = engine.render_json(request);
+        let again = engine.render_json(request);
+        let reused = engine.render_json(request);
+        assert_eq!(whole, first, "{name}: first render differs");
         assert_eq!(
             whole, again,
-            "{area}/{case}: render with the kept Composition differs"
+            "{name}: render with the kept Composition differs"
         );
         assert_eq!(
             whole, reused,
-            "{area}/{case}: render with the kept decoding differs"
+            "{name}: render with the kept decoding differs"
         );
-        let Some(other) = with_other_semantics(&request) else {
+        let Some(other) = with_other_semantics(request) else {
             continue;
         };
         let whole = xprender::testing::render_json_unkept(&other);
@@ -217,7 +284,7 @@ fn golden_fixtures_with_kept_compositions() {
             assert_eq!(
                 whole,
                 engine.render_json(&other),
-                "{area}/{case}: render with the other semantics differs with a kept Composition"
+                "{name}: render with the other semantics differs with a kept Composition"
             );
         }
     }
@@ -250,8 +317,7 @@ fn with_other_semantics(request: &str) -> Option<String> {
 #[test]
 fn hostile_shapes_give_error_documents() {
     // A sample of the corpus keeps this quick in debug builds.
-    for (_, _, dir) in cases().into_iter().step_by(7) {
-        let request = fs::read_to_string(dir.join("request.json")).expect("readable request.json");
+    for Render { request, .. } in fixtures::renders(&fixtures_dir()).into_iter().step_by(7) {
         let Ok(mut doc) = serde_json::from_str::<serde_json::Value>(&request) else {
             continue;
         };

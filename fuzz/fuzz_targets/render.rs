@@ -9,30 +9,18 @@ use std::sync::OnceLock;
 
 use serde_json::Value as Json;
 
+#[path = "../../tests/support/fixtures.rs"]
+mod fixture_files;
+
+/// Every fixture render's request: a case run under each semantics gives one per semantics.
 fn fixtures() -> &'static [Json] {
     static FIXTURES: OnceLock<Vec<Json>> = OnceLock::new();
     FIXTURES.get_or_init(|| {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures");
-        let mut out = Vec::new();
-        let mut stack = vec![root];
-        while let Some(dir) = stack.pop() {
-            let mut entries: Vec<_> = std::fs::read_dir(&dir)
-                .into_iter()
-                .flatten()
-                .flatten()
-                .map(|e| e.path())
-                .collect();
-            entries.sort();
-            for p in entries {
-                if p.is_dir() {
-                    stack.push(p);
-                } else if p.file_name().is_some_and(|n| n == "request.json")
-                    && let Ok(v) = serde_json::from_str(&std::fs::read_to_string(&p).unwrap())
-                {
-                    out.push(v);
-                }
-            }
-        }
+        let out: Vec<Json> = fixture_files::renders(&root)
+            .into_iter()
+            .filter_map(|r| serde_json::from_str(&r.request).ok())
+            .collect();
         assert!(!out.is_empty(), "no fixtures found");
         out
     })

@@ -19,10 +19,9 @@ use serde_json::{Value as Json, json};
 async fn every_function_fixture_through_the_server_equals_the_file_render() {
     let server = Server::start(&["--insecure"]);
     let mut client = V1Client::new(server.channel().await);
-    let fixtures = common::root().join("tests/fixtures");
     let (mut compared, mut fatal_compared, mut failures) = (0, 0, Vec::new());
-    for dir in function::fixtures() {
-        let Some(c) = function::compare_fixture(&mut client, &dir).await else {
+    for render in function::fixtures() {
+        let Some(c) = function::compare_fixture(&mut client, &render).await else {
             continue;
         };
         if c.fatal {
@@ -31,7 +30,7 @@ async fn every_function_fixture_through_the_server_equals_the_file_render() {
             compared += 1;
         }
         if !c.same {
-            let name = dir.strip_prefix(&fixtures).unwrap().display().to_string();
+            let name = render.name;
             let (want, got) = (&c.want, &c.got);
             eprintln!("--- {name}\n--- file render\n{want:#}\n--- server\n{got:#}");
             failures.push(name);

@@ -197,13 +197,13 @@ async fn the_function_image_serves_as_crossplane_runs_it() {
 
     // The engine's answer for every function fixture, as function.rs compares them.
     let (mut compared, mut failures) = (0, Vec::new());
-    for dir in function::fixtures() {
-        let Some(c) = function::compare_fixture(&mut client, &dir).await else {
+    for render in function::fixtures() {
+        let Some(c) = function::compare_fixture(&mut client, &render).await else {
             continue;
         };
         compared += 1;
         if !c.same {
-            failures.push(dir.display().to_string());
+            failures.push(render.name);
         }
     }
     assert!(compared >= 50, "only {compared} function fixtures compared");

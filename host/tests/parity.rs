@@ -1,47 +1,33 @@
 //! `xprender render --request` (the core module in wasmtime) against the native engine, on
-//! every golden fixture in tests/fixtures and on the bundled example.
+//! every golden fixture render in tests/fixtures (each semantics of a case that runs under
+//! both) and on the bundled example.
 
 mod common;
 
-use std::path::{Path, PathBuf};
-
-use common::{example, root, run, temp_dir, xprender};
+use common::{example, fixtures, root, run, temp_dir, xprender};
 use serde_json::Value;
-
-fn fixtures(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = entries.map(|e| e.unwrap().path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            fixtures(&p, out);
-        } else if p.file_name().is_some_and(|n| n == "request.json") {
-            out.push(p);
-        }
-    }
-}
 
 #[test]
 fn every_golden_fixture_renders_identically_through_wasmtime() {
-    let mut requests = Vec::new();
-    fixtures(&root().join("tests/fixtures"), &mut requests);
+    let renders = fixtures::renders(&root().join("tests/fixtures"));
     assert!(
-        !requests.is_empty(),
+        !renders.is_empty(),
         "no golden fixtures under tests/fixtures"
     );
+    // A case run under each semantics is given to the CLI as the request of one semantics.
+    let asked = temp_dir("parity-fixtures");
     let mut failures = Vec::new();
-    for request in &requests {
-        let text = std::fs::read_to_string(request).unwrap();
-        let native = xprender::render_json(&text);
-        let expected: Value = serde_json::from_str(
-            &std::fs::read_to_string(request.with_file_name("expected.json")).unwrap(),
-        )
-        .unwrap();
+    for (i, r) in renders.iter().enumerate() {
+        let native = xprender::render_json(&r.request);
+        let expected: Value =
+            serde_json::from_str(&std::fs::read_to_string(&r.expected).unwrap()).unwrap();
+        let request = match r.semantics {
+            None => r.dir.join("request.json"),
+            Some(_) => common::write(&asked, &format!("{i}.json"), &r.request),
+        };
         let (code, out, err) = run(xprender()
             .args(["render", "--output", "json", "--request"])
-            .arg(request));
+            .arg(&request));
         // A request the engine rejects, or an Output with a Fatal result, is a failed render.
         let is_error = native.starts_with("{\"error\":");
         let fatal = expected["results"]
@@ -53,13 +39,7 @@ fn every_golden_fixture_renders_identically_through_wasmtime() {
             (false, false) => (0, out),
         };
         let got = got.strip_suffix('\n').unwrap_or(&got).to_owned();
-        let case = request
-            .parent()
-            .unwrap()
-            .strip_prefix(root())
-            .unwrap()
-            .display()
-            .to_string();
+        let case = &r.name;
         if code != want_code {
             failures.push(format!("{case}: exit {code}, want {want_code}"));
         } else if got != native {
@@ -68,15 +48,16 @@ fn every_golden_fixture_renders_identically_through_wasmtime() {
             ));
         } else if serde_json::from_str::<Value>(&got).unwrap() != expected {
             failures.push(format!(
-                "{case}: output differs from expected.json\n  got: {got}"
+                "{case}: output differs from {}\n  got: {got}",
+                r.expected.display()
             ));
         }
     }
     assert!(
         failures.is_empty(),
-        "{} of {} fixtures failed:\n{}",
+        "{} of {} fixture renders failed:\n{}",
         failures.len(),
-        requests.len(),
+        renders.len(),
         failures.join("\n")
     );
 }

@@ -344,10 +344,11 @@ fn the_function_packages_input_crd_checks_step_inputs() {
         }
     }
     for fixture in function::fixtures() {
-        let read = |f: &str| {
-            serde_json::from_str::<Value>(&std::fs::read_to_string(fixture.join(f)).ok()?).ok()
-        };
-        let (Some(request), Some(expected)) = (read("request.json"), read("expected.json")) else {
+        let request = serde_json::from_str::<Value>(&fixture.request).ok();
+        let expected = std::fs::read_to_string(&fixture.expected)
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok());
+        let (Some(request), Some(expected)) = (request, expected) else {
             continue;
         };
         let failed = expected.get("error").is_some()
@@ -364,7 +365,7 @@ fn the_function_packages_input_crd_checks_step_inputs() {
                 // the spec has none: a null no written input has.
                 let mut input = input;
                 input.as_object_mut().unwrap().retain(|_, v| !v.is_null());
-                let name = fixture.file_name().unwrap().to_string_lossy();
+                let name = fixture.dir.file_name().unwrap().to_string_lossy();
                 inputs.push(named(input, format!("{name}-{i}")));
             }
         }

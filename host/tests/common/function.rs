@@ -306,9 +306,8 @@ pub struct FixtureSteps {
 
 /// The function-patch-and-transform steps of a fixture and the engine's Output (or error
 /// document) for it; `None` for a fixture beyond one such function's view.
-pub fn fixture_steps(dir: &Path) -> Option<FixtureSteps> {
-    let text = std::fs::read_to_string(dir.join("request.json")).unwrap();
-    let Ok(mut request) = serde_json::from_str::<Json>(&text) else {
+pub fn fixture_steps(render: &crate::common::fixtures::Render) -> Option<FixtureSteps> {
+    let Ok(mut request) = serde_json::from_str::<Json>(&render.request) else {
         return None;
     };
     let steps = steps(&request)?;
@@ -367,14 +366,17 @@ pub fn fixture_steps(dir: &Path) -> Option<FixtureSteps> {
 /// Calls a fixture's function-patch-and-transform steps as Crossplane calls them (the desired
 /// state and the context threaded from step to step) and compares the answer with the engine's
 /// own Output for the same request. `None` for a fixture beyond one such function's view.
-pub async fn compare_fixture(client: &mut V1Client<Channel>, dir: &Path) -> Option<Compared> {
+pub async fn compare_fixture(
+    client: &mut V1Client<Channel>,
+    render: &crate::common::fixtures::Render,
+) -> Option<Compared> {
     let FixtureSteps {
         xr,
         observed,
         env,
         steps,
         output,
-    } = fixture_steps(dir)?;
+    } = fixture_steps(render)?;
     if output.get("error").is_some() {
         // Composition-level refusals (no steps, duplicate names) and input shapes: no
         // desired state to compare.
@@ -421,24 +423,10 @@ pub async fn compare_fixture(client: &mut V1Client<Channel>, dir: &Path) -> Opti
     })
 }
 
-/// Every fixture directory (one holding a request.json) under `tests/fixtures`, sorted.
-pub fn fixtures() -> Vec<PathBuf> {
-    let mut dirs = walk(&crate::common::root().join("tests/fixtures"));
-    dirs.sort();
-    dirs
-}
-
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).unwrap().flatten() {
-        let p = e.path();
-        if p.join("request.json").is_file() {
-            out.push(p);
-        } else if p.is_dir() {
-            out.extend(walk(&p));
-        }
-    }
-    out
+/// Every fixture render under `tests/fixtures` (a case run under each semantics once per
+/// semantics), sorted by case.
+pub fn fixtures() -> Vec<crate::common::fixtures::Render> {
+    crate::common::fixtures::renders(&crate::common::root().join("tests/fixtures"))
 }
 
 /// A small step: one template patched from the XR, one ready observed resource.

@@ -5,6 +5,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::Once;
 
+/// The golden fixtures as renders, each case once per semantics it runs (the engine's tests
+/// read them through the same file).
+#[path = "../../../tests/support/fixtures.rs"]
+pub mod fixtures;
+
 /// The repository root.
 pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -1,7 +1,8 @@
 // Shared helpers of the package tests: loading both builds, finding fixtures, native answers.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -31,7 +32,15 @@ function walk(dir, out) {
   return out;
 }
 
-/** Every golden fixture: { name, request (path), expected (path) }. */
+// A request asking for this renders once per semantics (tests/support/fixtures.rs says the same).
+const EVERY_SEMANTICS = '"semantics": ["native", "function"]';
+
+/**
+ * Every golden fixture render: { name, request (path), expected (path) }. A case whose request
+ * asks for every semantics gives one render per semantics, its request written to a temporary
+ * file with the list replaced by that semantics, expecting `expected.<semantics>.json` or, when
+ * both agree, `expected.json`.
+ */
 export function goldenFixtures() {
   const root = join(repoRoot, 'tests', 'fixtures');
   let requests = [];
@@ -40,11 +49,30 @@ export function goldenFixtures() {
   } catch (e) {
     if (e.code !== 'ENOENT') throw e;
   }
-  return requests.map((request) => ({
-    name: relative(root, dirname(request)),
-    request,
-    expected: join(dirname(request), 'expected.json'),
-  }));
+  let asked;
+  return requests.flatMap((request) => {
+    const dir = dirname(request);
+    const name = relative(root, dir);
+    const text = readFileSync(request, 'utf8');
+    if (!text.includes(EVERY_SEMANTICS)) {
+      return [{ name, request, expected: join(dir, 'expected.json') }];
+    }
+    if (!asked) {
+      const dir = mkdtempSync(join(tmpdir(), 'xprender-fixtures-'));
+      process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+      asked = dir;
+    }
+    return ['native', 'function'].map((semantics) => {
+      const path = join(asked, `${name.replaceAll('/', '__')}.${semantics}.json`);
+      writeFileSync(path, text.replace(EVERY_SEMANTICS, `"semantics": "${semantics}"`));
+      const own = join(dir, `expected.${semantics}.json`);
+      return {
+        name: `${name} (${semantics})`,
+        request: path,
+        expected: existsSync(own) ? own : join(dir, 'expected.json'),
+      };
+    });
+  });
 }
 
 /** The package's own request texts (malformed and edge cases). */
