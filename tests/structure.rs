@@ -44,19 +44,13 @@ struct Crate {
 
 const CRATES: [Crate; 3] = [ENGINE, HOST, VALIDATE];
 
-/// The engine is being reshaped: these are its cycles and oversize files as they stand, each
-/// to be removed from the list when it is gone.
+/// The engine breaks no rule: a new cycle, oversize file or oversize function fails.
 const ENGINE: Crate = Crate {
     name: "xprender",
     src: "src",
     cycles: &[],
-    long_files: &["value/read.rs"],
-    long_fns: &[
-        // Go's fmt.Printf verb loop and the JSON scanner's state machine, each kept in the
-        // shape of its Go original.
-        "fmt/directive.rs:do_printf",
-        "go/json_scan.rs:feed",
-    ],
+    long_files: &[],
+    long_fns: &[],
 };
 
 const HOST: Crate = Crate {

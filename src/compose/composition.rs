@@ -44,7 +44,7 @@ pub(crate) struct Step<'a> {
     pub(crate) raw_input: Option<Cow<'a, Value>>,
 }
 
-/// What `functions::resolve` reads of a step.
+/// What `function_ref::resolve` reads of a step.
 #[derive(Clone, Copy)]
 pub(crate) struct StepRef<'a> {
     pub(crate) name: &'a str,

@@ -4,7 +4,8 @@
 
 use crate::value::{Map, Value};
 
-use super::functions::ENVIRONMENT_KEY;
+/// The context key Crossplane and the functions keep the environment under.
+const ENVIRONMENT_KEY: &str = "apiextensions.crossplane.io/environment";
 
 #[derive(Clone, Debug, Default)]
 pub(crate) struct FnContext {

@@ -1,7 +1,7 @@
 //! `render(request)`: composes the desired state from an XR, a Composition and observed state.
 //!
 //! This module only orchestrates: it decodes, picks the engine (`native` or
-//! `function`), runs the Composition's resources or pipeline steps, and
+//! `patch_and_transform`), runs the Composition's resources or pipeline steps, and
 //! assembles the Output (composite Ready condition, connection details, results).
 
 mod auto_ready;
@@ -11,13 +11,14 @@ mod decode;
 mod decodings;
 mod desired;
 mod environment_configs;
-mod function;
-mod functions;
+mod function_ref;
 mod members;
 mod metadata;
 mod native;
 mod output;
+mod patch_and_transform;
 mod pipeline;
+mod pipeline_options;
 mod request;
 mod shape;
 mod state;
@@ -215,7 +216,7 @@ pub(crate) fn run_input(st: &mut State<'_>, input: &PtInput) -> Result<()> {
     match st.sem {
         Semantics::Native => native::run(st, input),
         Semantics::Function => {
-            if let Err(e) = function::run(st, input) {
+            if let Err(e) = patch_and_transform::run(st, input) {
                 st.results.push(Message {
                     severity: Severity::Fatal,
                     message: e.message().to_owned(),

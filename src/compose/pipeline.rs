@@ -7,7 +7,7 @@ use crate::sort::repeats;
 
 use super::composition::Step;
 use super::decode::PT_API_VERSION;
-use super::functions::{self, Implementation, Unsupported};
+use super::function_ref::{self, Implementation, Unsupported};
 use super::output::{Message, Severity};
 use super::{State, auto_ready, environment_configs, run_input};
 
@@ -18,7 +18,7 @@ pub(super) fn run(st: &mut State<'_>, steps: &[Step]) -> Result<()> {
     validate(steps)?;
     for s in steps {
         st.pipeline.step = Some(s.name.to_owned());
-        let implementation = match functions::resolve(
+        let implementation = match function_ref::resolve(
             s.as_ref(),
             &st.request.options.pipeline.functions,
         ) {

@@ -46,7 +46,7 @@ pub(crate) struct Options {
     pub(crate) connection_secret_keys: Option<Vec<String>>,
     pub(crate) now: Option<String>,
     pub(crate) output: Shape,
-    pub(crate) pipeline: super::functions::PipelineOptions,
+    pub(crate) pipeline: super::pipeline_options::PipelineOptions,
 }
 
 /// The shape of the Output (`options.output`).
@@ -176,7 +176,7 @@ impl Request {
         };
         let functions = &opts.pipeline.functions;
         let r = crate::documents::resolve(documents, &choices, |composition| {
-            super::functions::runs_environment_configs(composition, functions)
+            super::function_ref::runs_environment_configs(composition, functions)
         })?;
         if opts.connection_secret_keys.is_none() {
             opts.connection_secret_keys = r.connection_secret_keys;
@@ -246,7 +246,7 @@ impl Request {
             Some(v) => desired::decode(d, v)?,
             None => Desired::default(),
         };
-        let (context, extra_resources) = super::functions::decode_inputs(d, &mut root)?;
+        let (context, extra_resources) = super::pipeline_options::decode_inputs(d, &mut root)?;
         let xrd_schema = match root.remove("xrdSchema").filter(|v| !v.is_null()) {
             Some(s) => {
                 d.object(&s, &"xrdSchema")?;
@@ -361,7 +361,7 @@ impl Request {
             .with_field_path("documents"));
         };
         let d = Dec(ErrorKind::InvalidRequest);
-        let (context, extra_resources) = super::functions::decode_inputs(d, &mut root)?;
+        let (context, extra_resources) = super::pipeline_options::decode_inputs(d, &mut root)?;
         let options = root.remove("options").unwrap_or_default();
         let mut request = Self::from_documents(documents, options)?;
         request.context = context;
@@ -458,7 +458,7 @@ fn decode_options(d: Dec, v: &Value) -> Result<Options> {
         connection_secret_keys,
         now,
         output,
-        pipeline: super::functions::decode_options(d, m, &at)?,
+        pipeline: super::pipeline_options::decode_options(d, m, &at)?,
     })
 }
 

@@ -364,7 +364,7 @@ fn transforms(ts: &[Value], path: &dyn Display, native: bool) -> Result<(), Fiel
         if native {
             crate::transform::validate_native(t, at)
         } else {
-            crate::transform::validate(t, at)
+            crate::transform::validate_function(t, at)
         }
     };
     for (i, t) in ts.iter().enumerate() {

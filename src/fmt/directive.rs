@@ -120,59 +120,7 @@ impl<'a> Printer<'a> {
                 i += 1;
             }
 
-            let mut after_index;
-            (arg_num, i, after_index) = self.arg_number(arg_num, s, i, a.len());
-
-            if i < end && s[i] == b'*' {
-                i += 1;
-                let (n, ok, next) = int_from_arg(a, arg_num);
-                (self.f.wid, self.f.wid_present, arg_num) = (n, ok, next);
-                if !ok {
-                    self.buf.push_str("%!(BADWIDTH)");
-                }
-                if self.f.wid < 0 {
-                    self.f.wid = -self.f.wid;
-                    self.f.minus = true;
-                    self.f.zero = false;
-                }
-                after_index = false;
-            } else {
-                (self.f.wid, self.f.wid_present, i) = parsenum(s, i, end);
-                if after_index && self.f.wid_present {
-                    self.good_arg_num = false;
-                }
-            }
-
-            if i + 1 < end && s[i] == b'.' {
-                i += 1;
-                if after_index {
-                    self.good_arg_num = false;
-                }
-                (arg_num, i, after_index) = self.arg_number(arg_num, s, i, a.len());
-                if i < end && s[i] == b'*' {
-                    i += 1;
-                    let (n, ok, next) = int_from_arg(a, arg_num);
-                    (self.f.prec, self.f.prec_present, arg_num) = (n, ok, next);
-                    if self.f.prec < 0 {
-                        self.f.prec = 0;
-                        self.f.prec_present = false;
-                    }
-                    if !self.f.prec_present {
-                        self.buf.push_str("%!(BADPREC)");
-                    }
-                    after_index = false;
-                } else {
-                    (self.f.prec, self.f.prec_present, i) = parsenum(s, i, end);
-                    if !self.f.prec_present {
-                        self.f.prec = 0;
-                        self.f.prec_present = true;
-                    }
-                }
-            }
-
-            if !after_index {
-                (arg_num, i, _) = self.arg_number(arg_num, s, i, a.len());
-            }
+            (arg_num, i) = self.width_and_precision(s, i, arg_num, a);
 
             let Some(verb) = format.get(i..).and_then(|rest| rest.chars().next()) else {
                 self.buf.push_str("%!(NOVERB)");
@@ -201,22 +149,95 @@ impl<'a> Printer<'a> {
         }
 
         if !self.reordered && arg_num < a.len() {
-            self.f = Flags::default();
-            self.buf.push_str("%!(EXTRA ");
-            for (k, arg) in a.iter().skip(arg_num).enumerate() {
-                if k > 0 {
-                    self.buf.push_str(", ");
+            self.extra(a.get(arg_num..).unwrap_or_default());
+        }
+    }
+
+    /// The argument indexes, width and precision of a directive from `i` (after its
+    /// flags), the last two into `self.f`: `(argument, index of the verb)`.
+    #[inline]
+    fn width_and_precision(
+        &mut self,
+        s: &[u8],
+        mut i: usize,
+        mut arg_num: usize,
+        a: &[Value],
+    ) -> (usize, usize) {
+        let end = s.len();
+        let mut after_index;
+        (arg_num, i, after_index) = self.arg_number(arg_num, s, i, a.len());
+
+        if i < end && s[i] == b'*' {
+            i += 1;
+            let (n, ok, next) = int_from_arg(a, arg_num);
+            (self.f.wid, self.f.wid_present, arg_num) = (n, ok, next);
+            if !ok {
+                self.buf.push_str("%!(BADWIDTH)");
+            }
+            if self.f.wid < 0 {
+                self.f.wid = -self.f.wid;
+                self.f.minus = true;
+                self.f.zero = false;
+            }
+            after_index = false;
+        } else {
+            (self.f.wid, self.f.wid_present, i) = parsenum(s, i, end);
+            if after_index && self.f.wid_present {
+                self.good_arg_num = false;
+            }
+        }
+
+        if i + 1 < end && s[i] == b'.' {
+            i += 1;
+            if after_index {
+                self.good_arg_num = false;
+            }
+            (arg_num, i, after_index) = self.arg_number(arg_num, s, i, a.len());
+            if i < end && s[i] == b'*' {
+                i += 1;
+                let (n, ok, next) = int_from_arg(a, arg_num);
+                (self.f.prec, self.f.prec_present, arg_num) = (n, ok, next);
+                if self.f.prec < 0 {
+                    self.f.prec = 0;
+                    self.f.prec_present = false;
                 }
-                if arg.is_null() {
-                    self.buf.push_str("<nil>");
-                } else {
-                    self.buf.push_str(arg.go_type());
-                    self.buf.push('=');
-                    self.print_arg(arg, 'v');
+                if !self.f.prec_present {
+                    self.buf.push_str("%!(BADPREC)");
+                }
+                after_index = false;
+            } else {
+                (self.f.prec, self.f.prec_present, i) = parsenum(s, i, end);
+                if !self.f.prec_present {
+                    self.f.prec = 0;
+                    self.f.prec_present = true;
                 }
             }
-            self.buf.push(')');
-            self.check_size();
         }
+
+        if !after_index {
+            (arg_num, i, _) = self.arg_number(arg_num, s, i, a.len());
+        }
+        (arg_num, i)
+    }
+
+    /// Go's `%!(EXTRA type=value, ...)` for the arguments no directive used.
+    #[cold]
+    fn extra(&mut self, unused: &'a [Value]) {
+        self.f = Flags::default();
+        self.buf.push_str("%!(EXTRA ");
+        for (k, arg) in unused.iter().enumerate() {
+            if k > 0 {
+                self.buf.push_str(", ");
+            }
+            if arg.is_null() {
+                self.buf.push_str("<nil>");
+            } else {
+                self.buf.push_str(arg.go_type());
+                self.buf.push('=');
+                self.print_arg(arg, 'v');
+            }
+        }
+        self.buf.push(')');
+        self.check_size();
     }
 }

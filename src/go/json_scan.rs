@@ -190,6 +190,7 @@ impl Scanner {
         }
     }
 
+    /// One byte through the state machine (Go's `scanner.step`).
     fn feed(&mut self, c: u8) -> Result<(), InvalidChar> {
         match self.step {
             St::BeginValueOrEmpty => {
@@ -215,22 +216,24 @@ impl Scanner {
             St::BeginString => self.begin_string(c),
             St::EndValue => self.end_value(c),
             St::EndTop => self.end_top_step(c),
-            St::InString => {
-                match c {
-                    b'"' => self.step = St::EndValue,
-                    b'\\' => self.step = St::InStringEsc,
-                    0..0x20 => return Err(error(c, "in string literal")),
-                    _ => {}
-                }
-                Ok(())
+            St::InString | St::InStringEsc | St::InStringEscU(_) => self.in_string(c),
+            St::Lit(word, i) => self.in_literal(c, word, i),
+            St::Neg | St::One | St::Zero | St::Dot | St::Dot0 | St::E | St::ESign | St::E0 => {
+                self.in_number(c)
             }
+        }
+    }
+
+    /// A byte inside a string literal, its escapes included.
+    #[inline]
+    fn in_string(&mut self, c: u8) -> Result<(), InvalidChar> {
+        match self.step {
             St::InStringEsc => {
                 self.step = match c {
                     b'b' | b'f' | b'n' | b'r' | b't' | b'\\' | b'/' | b'"' => St::InString,
                     b'u' => St::InStringEscU(0),
                     _ => return Err(error(c, "in string escape code")),
                 };
-                Ok(())
             }
             St::InStringEscU(n) => {
                 if !c.is_ascii_hexdigit() {
@@ -241,8 +244,21 @@ impl Scanner {
                 } else {
                     St::InStringEscU(n + 1)
                 };
-                Ok(())
             }
+            _ => match c {
+                b'"' => self.step = St::EndValue,
+                b'\\' => self.step = St::InStringEsc,
+                0..0x20 => return Err(error(c, "in string literal")),
+                _ => {}
+            },
+        }
+        Ok(())
+    }
+
+    /// A byte inside a number literal (or the byte just after it).
+    #[inline]
+    fn in_number(&mut self, c: u8) -> Result<(), InvalidChar> {
+        match self.step {
             St::Neg => {
                 self.step = match c {
                     b'0' => St::Zero,
@@ -292,24 +308,28 @@ impl Scanner {
                 }
             }
             St::E0 if c.is_ascii_digit() => Ok(()),
-            St::E0 => self.end_value(c),
-            St::Lit(word, i) => {
-                let want = word.as_bytes().get(i).copied().unwrap_or(b' ');
-                if c != want {
-                    return Err(InvalidChar {
-                        c,
-                        context: "",
-                        literal: Some((word, want)),
-                    });
-                }
-                self.step = if i + 1 == word.len() {
-                    St::EndValue
-                } else {
-                    St::Lit(word, i + 1)
-                };
-                Ok(())
-            }
+            // `E0` past its digits (`feed` sends no other state here).
+            _ => self.end_value(c),
         }
+    }
+
+    /// Byte `i` of the literal `word` (`true`, `false` or `null`).
+    #[inline]
+    fn in_literal(&mut self, c: u8, word: &'static str, i: usize) -> Result<(), InvalidChar> {
+        let want = word.as_bytes().get(i).copied().unwrap_or(b' ');
+        if c != want {
+            return Err(InvalidChar {
+                c,
+                context: "",
+                literal: Some((word, want)),
+            });
+        }
+        self.step = if i + 1 == word.len() {
+            St::EndValue
+        } else {
+            St::Lit(word, i + 1)
+        };
+        Ok(())
     }
 
     fn begin_string(&mut self, c: u8) -> Result<(), InvalidChar> {

@@ -49,7 +49,7 @@ pub fn run_traced(
 /// The field error, as function-patch-and-transform or Crossplane word it.
 pub fn validate(t: &Value, path: &str, sem: Semantics) -> Result<()> {
     match sem {
-        Semantics::Function => transform::validate(t, path),
+        Semantics::Function => transform::validate_function(t, path),
         Semantics::Native => transform::validate_native(t, path),
     }
 }

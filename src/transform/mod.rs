@@ -15,7 +15,7 @@ mod unicode_tables;
 mod validate;
 
 pub(crate) use regex::Regexps;
-pub(crate) use validate::{validate, validate_native};
+pub(crate) use validate::{validate_function, validate_native};
 
 use std::borrow::Cow;
 

@@ -12,7 +12,7 @@ use crate::value::{Map, Value};
 ///
 /// # Errors
 /// `InvalidComposition`: `<path>.<field>: Required value: …` or `… Invalid value: …`.
-pub(crate) fn validate(transform: &Value, path: &str) -> Result<()> {
+pub(crate) fn validate_function(transform: &Value, path: &str) -> Result<()> {
     check(transform, Semantics::Function, &Regexps::default()).map_err(|e| e.into_error(path))
 }
 
@@ -21,7 +21,7 @@ pub(crate) fn validate(transform: &Value, path: &str) -> Result<()> {
 /// `math.type` Multiply, an absent pattern type literal).
 ///
 /// # Errors
-/// As [`validate`].
+/// As [`validate_function`].
 pub(crate) fn validate_native(transform: &Value, path: &str) -> Result<()> {
     check(transform, Semantics::Native, &Regexps::default()).map_err(|e| e.into_error(path))
 }
