@@ -6,6 +6,7 @@ use crate::value::Value;
 
 impl<'t, S: Source<'t>> Reader<'t, '_, S> {
     /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`
+    #[inline]
     pub(super) fn number(&mut self) -> Result<Value, Fault> {
         let start = self.i;
         let digits = |r: &mut Self| {

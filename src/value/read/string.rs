@@ -18,6 +18,7 @@ impl<'t, S: Source<'t>> Reader<'t, '_, S> {
 
     /// A string literal at `self.i`, unescaped as Go's decoder does (a lone
     /// surrogate escape becomes U+FFFD).
+    #[inline]
     pub(super) fn string(&mut self) -> Result<String, Fault> {
         self.i += 1;
         let start = self.i;
