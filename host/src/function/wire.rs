@@ -902,6 +902,14 @@ fn close(out: &mut Vec<u8>, open: Open) {
 
 // JSON text to a Struct's bytes, written as the text is read.
 
+/// A JSON object as a Struct; any other value as an empty one.
+///
+/// # Errors
+/// The deserializer's, for text that is not JSON.
+pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Struct, D::Error> {
+    Struct::deserialize(d)
+}
+
 impl<'de> Deserialize<'de> for Struct {
     /// A JSON object as a Struct; any other value as an empty one.
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
