@@ -12,7 +12,7 @@
 #[path = "../src/function/bridge.rs"]
 mod bridge;
 #[allow(dead_code, unreachable_pub)]
-#[path = "../src/function/wire.rs"]
+#[path = "../src/function/wire/mod.rs"]
 mod wire;
 
 use std::collections::BTreeMap;
