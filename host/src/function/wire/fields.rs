@@ -40,8 +40,9 @@ impl<'a> Iterator for Fields<'a> {
 impl<'a> Fields<'a> {
     #[inline(always)]
     fn read(&mut self) -> Result<(u32, Field<'a>), ()> {
-        let key = varint(&mut self.rest)?;
-        let tag = u32::try_from(key >> 3).map_err(|_| ())?;
+        // prost refuses a key past 32 bits, whatever its field.
+        let key = u32::try_from(varint(&mut self.rest)?).map_err(|_| ())?;
+        let tag = key >> 3;
         if tag == 0 {
             return Err(());
         }

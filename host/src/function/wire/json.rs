@@ -24,6 +24,8 @@ pub(super) struct Writer<'a, 'o> {
     /// Lists for the members of the objects being written, reused.
     lists: Vec<Vec<(&'a [u8], Pieces<'a>)>>,
     pub(super) invalid: bool,
+    /// Entries being written that a later entry of their key overrides.
+    overridden: usize,
 }
 
 impl<'a, 'o> Writer<'a, 'o> {
@@ -34,6 +36,7 @@ impl<'a, 'o> Writer<'a, 'o> {
             fault: None,
             lists: Vec::new(),
             invalid: false,
+            overridden: 0,
         }
     }
 
@@ -54,16 +57,25 @@ impl<'a, 'o> Writer<'a, 'o> {
         if !members.is_sorted_by(|a, b| key_order(a.0, b.0).is_le()) {
             members.sort_by(|a, b| key_order(a.0, b.0));
         }
-        for (i, (key, value)) in members.drain(..).enumerate() {
-            if i > 0 {
+        let mut entries = members.drain(..).peekable();
+        let mut first = true;
+        while let Some((key, value)) = entries.next() {
+            if !first {
                 self.out.push(b',');
             }
+            first = false;
+            // Written and checked, but prost keeps only a key's last entry: a number JSON
+            // cannot hold in an earlier one is no fault.
+            let overridden = entries.peek().is_some_and(|(next, _)| *next == key);
+            self.overridden += usize::from(overridden);
             self.path.push(Step::Key(key));
             string(self.out, key);
             self.out.push(b':');
             self.value(&value);
             self.path.pop();
+            self.overridden -= usize::from(overridden);
         }
+        drop(entries);
         self.lists.push(members);
         self.out.push(b'}');
     }
@@ -105,7 +117,7 @@ impl<'a, 'o> Writer<'a, 'o> {
     #[allow(clippy::cast_possible_truncation, clippy::float_cmp)]
     fn number(&mut self, n: f64) {
         if !n.is_finite() {
-            if self.fault.as_ref().is_none_or(|(at, _)| self.path < *at) {
+            if self.overridden == 0 && self.fault.as_ref().is_none_or(|(at, _)| self.path < *at) {
                 self.fault = Some((self.path.clone(), n));
             }
             self.out.extend_from_slice(b"null");

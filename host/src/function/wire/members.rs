@@ -27,7 +27,7 @@ impl Struct {
     ///
     /// # Errors
     /// A number JSON cannot hold (protojson refuses it too), with its path: the first a walk
-    /// of the members in key order meets.
+    /// of the members in key order meets, in the entries prost keeps.
     pub(crate) fn write_json(
         &self,
         out: &mut Vec<u8>,
@@ -53,11 +53,15 @@ impl Struct {
             out.push(b':');
             string(out, v.as_bytes());
         }
-        // A replaced member's fault is still one.
+        // A member replaced by a fixed one still has its fault; an entry a later one of its
+        // key overrides (prost keeps the last) has none.
         let mut fault: Option<(&[u8], &Unheld)> = None;
-        for m in order {
+        let mut members = order.into_iter().peekable();
+        while let Some(m) = members.next() {
             let key = w.key(m);
+            let overridden = members.peek().is_some_and(|next| w.key(next) == key);
             if let Some(f) = &m.fault
+                && !overridden
                 && fault.is_none_or(|(k, (at, _))| (key, &f.0) < (k, at))
             {
                 fault = Some((key, f));

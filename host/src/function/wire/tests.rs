@@ -464,3 +464,36 @@ fn fixed_members_replace_the_given_ones() {
         r#"{"apiVersion":"a/v1","kind":"R","resources":[]}"#
     );
 }
+
+#[test]
+fn a_key_past_32_bits_is_refused_as_prost_refuses_it() {
+    // An entry with an unknown field whose key takes 35 bits: prost refuses it, the entry's
+    // error and not what follows.
+    let long_key = [0x0a, 0x07, 0xa0, 0x97, 0xff, 0xff, 0x69, 0xff, 0x00];
+    let (theirs, ours) = both(&long_key);
+    assert!(theirs.is_err());
+    assert_eq!(ours, theirs);
+    let (theirs, ours) = both(&[long_key.as_slice(), &[0x00, 0x2b, 0x00, 0x00]].concat());
+    assert_eq!(ours, theirs);
+}
+
+#[test]
+fn an_overridden_entry_holds_no_fault() {
+    // prost keeps a key's last entry: a NaN in an earlier one is not in the document, at the
+    // top or further down.
+    let nan = value_bytes(PKind::NumberValue(f64::NAN));
+    let fine = value_bytes(PKind::StringValue("x".into()));
+    let top = [
+        entry("b", &[nan.clone()]),
+        entry("a", &[fine.clone()]),
+        entry("b", &[fine.clone()]),
+    ]
+    .concat();
+    let nested = entry("o", &[go_order::nested(5, &top)]);
+    // The last entry's NaN is one.
+    let last = [entry("b", &[fine]), entry("b", &[nan])].concat();
+    for bytes in [top, nested, last] {
+        let (theirs, ours) = both(&bytes);
+        assert_eq!(ours, theirs);
+    }
+}
