@@ -223,8 +223,8 @@ fn main() {
         .collect();
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../benches/workloads");
     // `XPRENDER_BIN` serves from another build of the binary, for comparing two builds.
-    let bin = std::env::var("XPRENDER_BIN")
-        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_xprender").to_owned());
+    let bin =
+        std::env::var("XPRENDER_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_xprender").to_owned());
     let (mut server, address) = common::spawn_function_server(&bin);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -5,8 +5,6 @@
 //! sandbox, `server` listens, `codec` decodes requests as deep as Go does. `client`,
 //! `go_order` and `structs` serve the other side, the host's tests and benches.
 
-#[cfg_attr(not(feature = "prost-struct"), allow(dead_code))]
-pub(crate) mod bridge;
 pub mod client;
 mod codec;
 pub mod go_order;
@@ -17,14 +15,7 @@ mod server;
 mod service;
 mod step;
 pub mod structs;
-#[cfg_attr(feature = "prost-struct", allow(dead_code))]
-pub(crate) mod wire;
-
-/// The server's `google.protobuf.Struct` (build.rs maps the type here) and its JSON.
-#[cfg(feature = "prost-struct")]
-pub(crate) use bridge as held;
-#[cfg(not(feature = "prost-struct"))]
-pub(crate) use wire as held;
+mod wire;
 
 pub(crate) use log::Log;
 pub(crate) use server::{Listen, serve};

@@ -11,13 +11,11 @@ use base64::Engine as _;
 use serde::Deserialize;
 use serde_json::Value as Json;
 
-#[cfg(feature = "prost-struct")]
-use super::bridge::StructJson as _;
-use super::held;
 use super::proto::v1::{
     Resource, ResponseMeta, Result as FnResult, RunFunctionRequest, RunFunctionResponse, Severity,
     State,
 };
+use super::wire;
 
 /// The context key of the Composition environment.
 pub(crate) const ENVIRONMENT_KEY: &str = "apiextensions.crossplane.io/environment";
@@ -51,7 +49,7 @@ pub(crate) fn engine_request(req: &RunFunctionRequest) -> Result<Vec<u8>, String
         ("apiVersion", "pt.fn.crossplane.io/v1beta1"),
         ("kind", "Resources"),
     ];
-    let none = held::Struct::default();
+    let none = wire::Struct::default();
     req.input
         .as_ref()
         .unwrap_or(&none)
@@ -91,7 +89,7 @@ pub(crate) fn over_limits(req: &RunFunctionRequest) -> Option<String> {
 }
 
 /// A resource's object, `{}` when the message has none.
-fn doc(out: &mut Vec<u8>, r: Option<&Resource>) -> Result<(), held::Fault> {
+fn doc(out: &mut Vec<u8>, r: Option<&Resource>) -> Result<(), wire::Fault> {
     match r.and_then(|r| r.resource.as_ref()) {
         Some(s) => s.write_json(out, &[]),
         None => {
@@ -183,9 +181,9 @@ pub(crate) struct Answer {
     #[serde(default)]
     connection_details: BTreeMap<String, Json>,
     #[serde(default, deserialize_with = "object")]
-    composite: Option<held::Struct>,
+    composite: Option<wire::Struct>,
     #[serde(default, deserialize_with = "object")]
-    environment: Option<held::Struct>,
+    environment: Option<wire::Struct>,
     /// The step's word on the XR's readiness: `false` when it held a resource back.
     #[serde(default)]
     composite_ready: Option<bool>,
@@ -210,14 +208,14 @@ struct AnswerResult {
 #[derive(Deserialize)]
 struct AnswerResource {
     #[serde(default, deserialize_with = "object")]
-    resource: Option<held::Struct>,
+    resource: Option<wire::Struct>,
     #[serde(default)]
     ready: bool,
 }
 
 /// A member that is there, whatever it holds: an object as a `Struct`, anything else empty.
-fn object<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<held::Struct>, D::Error> {
-    held::deserialize(d).map(Some)
+fn object<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<wire::Struct>, D::Error> {
+    wire::Struct::deserialize(d).map(Some)
 }
 
 /// Reads the engine's answer.
@@ -347,16 +345,16 @@ mod tests {
     use super::*;
 
     /// A Struct as a client sends it: prost's, encoded.
-    fn held_of(s: &prost_types::Struct) -> held::Struct {
-        held::Struct::decode(s.encode_to_vec().as_slice()).unwrap()
+    fn wire_of(s: &prost_types::Struct) -> wire::Struct {
+        wire::Struct::decode(s.encode_to_vec().as_slice()).unwrap()
     }
 
-    fn st(j: &Json) -> held::Struct {
-        held_of(&structs::from_json(j))
+    fn st(j: &Json) -> wire::Struct {
+        wire_of(&structs::from_json(j))
     }
 
     /// A Struct as a client reads it.
-    fn json(s: &held::Struct) -> Json {
+    fn json(s: &wire::Struct) -> Json {
         structs::to_json(&prost_types::Struct::decode(s.encode_to_vec().as_slice()).unwrap())
             .unwrap()
     }
@@ -460,10 +458,10 @@ mod tests {
         v
     }
 
-    fn with_nan(s: &mut held::Struct, key: &str, path: &[&str]) {
+    fn with_nan(s: &mut wire::Struct, key: &str, path: &[&str]) {
         let mut p = prost_types::Struct::decode(s.encode_to_vec().as_slice()).unwrap();
         p.fields.insert(key.to_owned(), nan_at(path));
-        *s = held_of(&p);
+        *s = wire_of(&p);
     }
 
     type Spoil = fn(&mut RunFunctionRequest);
@@ -580,7 +578,7 @@ mod tests {
         );
         assert_eq!(
             desired.resources["d"].resource,
-            Some(held::Struct::default())
+            Some(wire::Struct::default())
         );
         let ctx = json(rsp.context.as_ref().unwrap());
         assert_eq!(ctx, json!({ENVIRONMENT_KEY: {"region": "us"}, "other": 1}));

@@ -10,14 +10,6 @@ use serde::{Deserialize, Deserializer};
 use super::lengths::{cancel, close, open};
 use super::{Struct, Written};
 
-/// A JSON object as a Struct; any other value as an empty one.
-///
-/// # Errors
-/// The deserializer's, for text that is not JSON.
-pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Struct, D::Error> {
-    Struct::deserialize(d)
-}
-
 impl<'de> Deserialize<'de> for Struct {
     /// A JSON object as a Struct; any other value as an empty one.
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {

@@ -1,17 +1,24 @@
 //! `google.protobuf.Struct` as the function server holds it: the bytes it arrived in.
 //!
 //! A RunFunction request is mostly Structs (the XR, observed and desired resources, the input)
-//! and the engine reads JSON. Decoded into prost's `Struct`, every object became a B-tree of
-//! boxed values that was built, walked to write JSON, and dropped; the answer went the same way
-//! back, and encoding it measured each nested message once per level above it. Here a Struct
+//! and the engine reads JSON. Decoded into prost's `Struct`, every object becomes a B-tree of
+//! boxed values that is built, walked to write JSON, and dropped; the answer goes the same way
+//! back, and encoding it measures each nested message once per level above it. Here a Struct
 //! keeps its entries' bytes, and each entry's value is written as JSON in the same walk that
 //! checks its bytes as prost checks them; an answer's JSON is written straight into a Struct's
-//! bytes. build.rs maps the server's `google.protobuf.Struct` to this type; clients of the server (its tests and
-//! benches) keep prost's, so they check it as any other client would.
+//! bytes. On the medium workload that serves twice the requests of prost's `Struct` with a
+//! streaming JSON bridge (docs/benchmarks.md). build.rs maps the server's
+//! `google.protobuf.Struct` to this type; clients of the server (its tests and benches) keep
+//! prost's, so they check it as any other client would.
 //!
 //! Protobuf's merge rules hold: a message field given twice is the concatenation of both, a
 //! oneof takes its last member, a map its last entry of a key (written as JSON's last
 //! duplicate, which the engine keeps).
+//!
+//! Reading: `fields` (the wire format), `merge` (the merge rules), `check` (members a later one
+//! replaces), `json` and `escape` (the JSON written), `order` (key order), `fault` (numbers
+//! JSON cannot hold). `members` answers the server's questions of a held Struct; `from_json`
+//! and `lengths` write an answer's JSON as Struct bytes.
 
 mod check;
 mod escape;
@@ -39,7 +46,6 @@ use json::Writer;
 use merge::entry_parts;
 
 pub(crate) use fault::Fault;
-pub(crate) use from_json::deserialize;
 
 /// A `google.protobuf.Struct`: its `fields` entries (field 1), as encoded, and each entry's
 /// value as JSON, written while its bytes were checked.

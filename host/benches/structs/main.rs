@@ -1,6 +1,6 @@
-//! The function server's two `google.protobuf.Struct` codecs side by side, in one process:
-//! `wire` (the Struct kept as its bytes, its JSON written while they are checked) and `bridge`
-//! (prost's Struct, bridged to and from JSON text without a JSON tree).
+//! The function server's `google.protobuf.Struct` codec beside the plain alternative, in one
+//! process: `wire` (the server's: the Struct kept as its bytes, its JSON written while they are
+//! checked) and `bridge` (prost's Struct, bridged to and from JSON text without a JSON tree).
 //!
 //! Per workload of benches/workloads/ as one function-patch-and-transform step:
 //! `decode_write`, the request's Structs (the XR, every observed resource, the input, each in
@@ -8,17 +8,15 @@
 //! into Structs and each encoded. Run with `cargo bench -p xprender-host --bench structs`.
 #![allow(clippy::unwrap_used, clippy::print_stdout)]
 
-#[allow(dead_code, unreachable_pub)]
-#[path = "../src/function/bridge.rs"]
 mod bridge;
+// The server's codec is private to the host: the bench compiles its files.
 #[allow(dead_code, unreachable_pub)]
-#[path = "../src/function/wire/mod.rs"]
+#[path = "../../src/function/wire/mod.rs"]
 mod wire;
 
 use std::collections::BTreeMap;
 use std::hint::black_box;
 
-use bridge::StructJson as _;
 use criterion::{Criterion, criterion_group, criterion_main};
 use prost::Message;
 use serde::Deserialize;
@@ -73,7 +71,7 @@ struct WireStruct(wire::Struct);
 
 impl<'de> Deserialize<'de> for WireStruct {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        wire::deserialize(d).map(WireStruct)
+        wire::Struct::deserialize(d).map(WireStruct)
     }
 }
 
@@ -109,10 +107,8 @@ fn bench(c: &mut Criterion) {
                 .unwrap()
                 .write_json(&mut a, &fixed)
                 .unwrap();
-            bridge::Struct::decode(bytes.as_slice())
-                .unwrap()
-                .write_json(&mut b, &fixed)
-                .unwrap();
+            let s = bridge::Struct::decode(bytes.as_slice()).unwrap();
+            bridge::write_json(&s, &mut b, &fixed).unwrap();
         }
         assert_eq!(a, b, "{name}");
 
@@ -133,7 +129,7 @@ fn bench(c: &mut Criterion) {
                 out.clear();
                 for bytes in &blobs {
                     let s = bridge::Struct::decode(black_box(bytes.as_slice())).unwrap();
-                    s.write_json(&mut out, &fixed).unwrap();
+                    bridge::write_json(&s, &mut out, &fixed).unwrap();
                 }
                 out.len()
             });

@@ -1,5 +1,6 @@
-//! `google.protobuf.Struct` as prost decodes it, written as JSON text and read from it in one
-//! pass each way, with no JSON tree in between.
+//! The yardstick of the server's Struct codec: `google.protobuf.Struct` as prost decodes it,
+//! written as JSON text and read from it in one pass each way, with no JSON tree in between.
+//! It gives the server's JSON, faults included (the server's unit tests passed on it).
 //!
 //! prost's map is a B-tree, so members are written in key order without sorting, and a key
 //! given twice keeps its last value, as protobuf's merge rules say.
@@ -60,86 +61,45 @@ impl Unheld<'_> {
     }
 }
 
-/// A Struct's JSON, as the function server writes the parts of a request.
-pub(crate) trait StructJson {
-    /// Writes the Struct as a JSON object, members in key order: `fixed` string members
-    /// first, in place of any entries of those keys.
-    ///
-    /// # Errors
-    /// A number JSON cannot hold (protojson refuses it too), with its path: the first a walk
-    /// of the members in key order meets, replaced members included.
-    fn write_json(&self, out: &mut Vec<u8>, fixed: &[(&str, &str)]) -> Result<(), Fault>;
-
-    /// Writes the member `key` as a JSON object, when it is one; `None` when it is not.
-    ///
-    /// # Errors
-    /// As [`StructJson::write_json`], with the path within the member.
-    fn write_member_json(&self, key: &str, out: &mut Vec<u8>) -> Option<Result<(), Fault>>;
-
-    /// The number of items of the member `key`, when it is a list.
-    fn list_len(&self, key: &str) -> Option<usize>;
-
-    /// This Struct with the member `key` set to the object `value`.
-    fn with_member(&self, key: &str, value: &Struct) -> Struct;
-}
-
-impl StructJson for Struct {
-    fn write_json(&self, out: &mut Vec<u8>, fixed: &[(&str, &str)]) -> Result<(), Fault> {
-        out.push(b'{');
-        for (i, (k, v)) in fixed.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            string(out, k);
-            out.push(b':');
-            string(out, v);
+/// Writes the Struct as a JSON object, members in key order: `fixed` string members first, in
+/// place of any entries of those keys.
+///
+/// # Errors
+/// A number JSON cannot hold, with its path: the first a walk of the members in key order
+/// meets, replaced members included.
+pub(crate) fn write_json(
+    s: &Struct,
+    out: &mut Vec<u8>,
+    fixed: &[(&str, &str)],
+) -> Result<(), Fault> {
+    out.push(b'{');
+    for (i, (k, v)) in fixed.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
         }
-        let mut first = fixed.is_empty();
-        let mut scratch = Vec::new();
-        for (k, v) in &self.fields {
-            let replaced = fixed.iter().any(|(f, _)| f == k);
-            if replaced {
-                // Not written, but a fault in it is still one.
-                scratch.clear();
-                value(&mut scratch, v).map_err(|u| at_key(u, k).fault())?;
-                continue;
-            }
-            if !first {
-                out.push(b',');
-            }
-            first = false;
-            string(out, k);
-            out.push(b':');
-            value(out, v).map_err(|u| at_key(u, k).fault())?;
+        string(out, k);
+        out.push(b':');
+        string(out, v);
+    }
+    let mut first = fixed.is_empty();
+    let mut scratch = Vec::new();
+    for (k, v) in &s.fields {
+        if fixed.iter().any(|(f, _)| f == k) {
+            // Not written, but a fault in it is still one.
+            scratch.clear();
+            value(&mut scratch, v).map_err(|u| at_key(u, k).fault())?;
+            continue;
         }
-        out.push(b'}');
-        Ok(())
-    }
-
-    fn write_member_json(&self, key: &str, out: &mut Vec<u8>) -> Option<Result<(), Fault>> {
-        let Some(Kind::StructValue(s)) = self.fields.get(key)?.kind.as_ref() else {
-            return None;
-        };
-        Some(object(out, s).map_err(Unheld::fault))
-    }
-
-    fn list_len(&self, key: &str) -> Option<usize> {
-        match self.fields.get(key)?.kind.as_ref()? {
-            Kind::ListValue(l) => Some(l.values.len()),
-            _ => None,
+        if !first {
+            out.push(b',');
         }
+        first = false;
+        string(out, k);
+        out.push(b':');
+        value(out, v).map_err(|u| at_key(u, k).fault())?;
     }
-
-    fn with_member(&self, key: &str, value: &Struct) -> Struct {
-        let mut s = self.clone();
-        s.fields.insert(
-            key.to_owned(),
-            Value {
-                kind: Some(Kind::StructValue(value.clone())),
-            },
-        );
-        s
-    }
+    out.push(b'}');
+    Ok(())
 }
 
 fn at_key<'a>(mut u: Unheld<'a>, key: &'a str) -> Unheld<'a> {
