@@ -151,7 +151,7 @@ fn compile_protos(manifest_dir: &Path) {
     println!("cargo:rerun-if-changed={}", proto.display());
     let files = ["fn/v1/run_function.proto", "fn/v1beta1/run_function.proto"];
     let fds = protox::compile(files, [&proto]).unwrap_or_else(|e| panic!("{e:?}"));
-    // The server holds each `google.protobuf.Struct` as its bytes (src/function/wire.rs).
+    // The server holds each `google.protobuf.Struct` as its bytes (src/function/wire/).
     tonic_prost_build::configure()
         // Go's nesting limit rather than prost's (host/src/function/codec.rs).
         .codec_path("super::super::codec::BoundedCodec")

@@ -14,7 +14,7 @@ need_cargo_fuzz
 secs=${1:-20}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(json_reader fieldpath go_fmt transforms render)
+[ ${#targets[@]} -gt 0 ] || targets=(json_reader fieldpath go_fmt transforms render wire)
 
 export RUSTC_BOOTSTRAP=1
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/fuzz/target}

@@ -57,9 +57,7 @@ const HOST: Crate = Crate {
     name: "xprender-host",
     src: "host/src",
     cycles: &[],
-    // The function server's own protobuf reader and JSON writer, kept whole while its shape is
-    // decided.
-    long_files: &["function/wire.rs"],
+    long_files: &[],
     long_fns: &[],
 };
 

@@ -7,7 +7,8 @@
 //! `Deterministic`) writes them, and in Go's map order, which differs from one marshal to the
 //! next, as Crossplane sends them (160 such orderings, taken in turn). Not a timed test: the
 //! figures go to docs/benchmarks.md. Run with `cargo bench -p xprender-host --bench function`,
-//! or `-- medium-go small-sorted` for some of the loads.
+//! or `-- medium-go small-sorted` for some of the loads; `XPRENDER_BIN=PATH` serves from another
+//! build of `xprender`.
 #![allow(clippy::unwrap_used, clippy::print_stdout, clippy::cast_precision_loss)]
 
 mod common;
@@ -221,7 +222,10 @@ fn main() {
         .filter(|a| !a.starts_with("--"))
         .collect();
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../benches/workloads");
-    let (mut server, address) = common::spawn_function_server(env!("CARGO_BIN_EXE_xprender"));
+    // `XPRENDER_BIN` serves from another build of the binary, for comparing two builds.
+    let bin =
+        std::env::var("XPRENDER_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_xprender").to_owned());
+    let (mut server, address) = common::spawn_function_server(&bin);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

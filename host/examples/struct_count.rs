@@ -12,7 +12,7 @@
 
 // The server's reader is private to the host: the example compiles its file.
 #[allow(dead_code)]
-#[path = "../src/function/wire.rs"]
+#[path = "../src/function/wire/mod.rs"]
 mod wire;
 
 use prost::Message as _;
