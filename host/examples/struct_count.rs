@@ -11,7 +11,7 @@
 //! ```
 
 // The server's reader is private to the host: the example compiles its file.
-#[allow(dead_code)]
+#[allow(dead_code, unused_imports)]
 #[path = "../src/function/wire/mod.rs"]
 mod wire;
 

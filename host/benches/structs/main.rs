@@ -10,7 +10,7 @@
 
 mod bridge;
 // The server's codec is private to the host: the bench compiles its files.
-#[allow(dead_code, unreachable_pub)]
+#[allow(dead_code, unreachable_pub, unused_imports)]
 #[path = "../../src/function/wire/mod.rs"]
 mod wire;
 

@@ -484,9 +484,9 @@ fn an_overridden_entry_holds_no_fault() {
     let nan = value_bytes(PKind::NumberValue(f64::NAN));
     let fine = value_bytes(PKind::StringValue("x".into()));
     let top = [
-        entry("b", &[nan.clone()]),
-        entry("a", &[fine.clone()]),
-        entry("b", &[fine.clone()]),
+        entry("b", std::slice::from_ref(&nan)),
+        entry("a", std::slice::from_ref(&fine)),
+        entry("b", std::slice::from_ref(&fine)),
     ]
     .concat();
     let nested = entry("o", &[go_order::nested(5, &top)]);
