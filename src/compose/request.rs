@@ -296,6 +296,7 @@ impl Request {
     /// The request as its parts: `xr`, `composition`, `observed`, `options`.
     #[cfg(feature = "serde")]
     pub(crate) fn to_value(&self) -> Value {
+        use base64::Engine as _;
         let mut resources = Map::new();
         for (name, r) in &self.observed.resources {
             let mut details = Map::new();
