@@ -52,7 +52,8 @@ pub(crate) fn load(
     wasm: &[u8],
     dir: Option<&Path>,
 ) -> anyhow::Result<(Module, Source)> {
-    if std::ptr::eq(wasm, super::BUNDLED_ENGINE)
+    // By content, not address: a caller may hold a copy (`xprender version` does).
+    if wasm == super::BUNDLED_ENGINE
         && let Some(module) = precompiled(engine)
     {
         return Ok((module, Source::Precompiled));

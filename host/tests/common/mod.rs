@@ -3,7 +3,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::Once;
 
 /// The golden fixtures as renders, each case once per semantics it runs (the engine's tests
 /// read them through the same file).
@@ -23,28 +22,14 @@ pub fn example(file: &str) -> PathBuf {
     root().join("examples/platform-db").join(file)
 }
 
-/// The module cache all tests share (the bundled engine compiles once per test run).
+/// The module cache all tests share (each test-only engine module compiles once per run).
 pub fn cache_dir() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("xprender-module-cache")
 }
 
-static WARM: Once = Once::new();
-
-/// `xprender` with the shared module cache, already warm (compiling the engine in a debug
-/// build takes seconds; parallel tests would otherwise all compile it at once).
+/// `xprender` with the shared module cache (for engines other than the bundled one, which the
+/// binary carries precompiled).
 pub fn xprender() -> Command {
-    WARM.call_once(|| {
-        let out = raw_command().arg("version").output().unwrap();
-        assert!(
-            out.status.success(),
-            "xprender version: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    });
-    raw_command()
-}
-
-fn raw_command() -> Command {
     // XPRENDER_TEST_BIN runs another build of the CLI (e.g. a copy taken right after the
     // build, when several checkouts share one target directory).
     let bin = std::env::var_os("XPRENDER_TEST_BIN")
