@@ -27,6 +27,7 @@ mod serde;
 mod sort;
 mod trace;
 mod transform;
+mod tree;
 mod value;
 
 #[doc(hidden)]
@@ -45,10 +46,11 @@ mod alloc;
 #[global_allocator]
 static ALLOCATOR: alloc::SizeClasses = alloc::SizeClasses::new();
 
-pub use compose::{Output, Request, render};
+pub use compose::{Output, Request};
 pub use engine::Engine;
 pub use error::{Context, Error, ErrorKind, Result};
 pub use semantics::Semantics;
+pub use tree::render;
 pub use value::{Map, ParseError, Value, map};
 
 /// The version of the engine.

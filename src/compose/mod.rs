@@ -42,26 +42,13 @@ use crate::value::{Map, Value};
 pub(crate) use decodings::Decodings;
 pub use output::Output;
 pub use request::Request;
+pub(crate) use request::{Documents, Level, UNTIL_READY_ITERATIONS};
 
 use composition::{Composition, PtInput};
-use output::{Message, Severity};
+pub(crate) use output::{Message, Severity};
 pub(crate) use state::{FunctionState, NativeState, PipelineState, Positions, State};
 
-/// Renders a request.
-///
-/// A render that Crossplane fails after it has applied the composed resources
-/// (a native ToComposite patch, connection detail or readiness check) is an
-/// `Ok` Output with those resources and a Fatal result, as is a function's
-/// Fatal result.
-///
-/// # Errors
-/// A render that cannot proceed before anything is applied: an invalid
-/// request or Composition, a native environment patch or base that fails.
-pub fn render(request: &Request) -> Result<Output> {
-    render_with(request, &Regexps::default())
-}
-
-/// [`render`] with the engine's compiled regexps.
+/// Renders one XR with its Composition (`crate::tree::render` renders the nested XRs).
 pub(crate) fn render_with(request: &Request, regexps: &Regexps) -> Result<Output> {
     let mut output = compose(request, regexps)?;
     output.inputs.clone_from(&request.inputs);
@@ -252,6 +239,8 @@ fn fatal_output(st: State<'_>, input_xr: Option<Value>) -> Output {
         environment: None,
         inputs: None,
         composite_ready: None,
+        nested: Vec::new(),
+        iterations: None,
     }
 }
 
@@ -277,6 +266,8 @@ fn failed_after_apply_output(st: State<'_>) -> Output {
         environment: None,
         inputs: None,
         composite_ready: None,
+        nested: Vec::new(),
+        iterations: None,
     }
 }
 
@@ -312,6 +303,8 @@ fn paused(xr: Value, trace: bool) -> Output {
         environment: None,
         inputs: None,
         composite_ready: None,
+        nested: Vec::new(),
+        iterations: None,
     }
 }
 
@@ -379,6 +372,8 @@ pub(super) fn finished(mut st: State<'_>, composite: Value, ready: bool) -> Outp
         environment: None,
         inputs: None,
         composite_ready: None,
+        nested: Vec::new(),
+        iterations: None,
     }
 }
 

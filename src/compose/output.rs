@@ -128,12 +128,17 @@ pub struct Output {
     /// A function step's explicit word on the XR's readiness (`compositeReady`):
     /// function-patch-and-transform marks it unready when it held a resource back.
     pub(crate) composite_ready: Option<bool>,
+    /// The renders of the nested XRs among the resources, by template name (a documents
+    /// request that gives their Compositions).
+    pub(crate) nested: Vec<(String, Output)>,
+    /// What each render of `options.iterations`/`options.untilReady` changed.
+    pub(crate) iterations: Option<Value>,
 }
 
 impl Output {
     /// The Output document's members in the order `to_json` writes them.
     #[cfg(feature = "serde")]
-    pub(crate) fn member_order(&self) -> [&'static str; 7] {
+    pub(crate) fn member_order(&self) -> [&'static str; 8] {
         [
             "composite",
             "resources",
@@ -141,6 +146,7 @@ impl Output {
             "ready",
             "results",
             "trace",
+            "iterations",
             "inputs",
         ]
     }
@@ -166,6 +172,8 @@ impl Output {
             result_steps: false,
             inputs: None,
             composite_ready: None,
+            nested: Vec::new(),
+            iterations: None,
         };
         for (k, v) in members {
             match (k.as_str(), v) {
@@ -174,6 +182,10 @@ impl Output {
                     for r in rs {
                         let name = r.get("name").and_then(Value::as_str).unwrap_or_default();
                         let entry = r.get("entry").cloned().unwrap_or_default();
+                        if let Some(Value::Object(child)) = entry.get("nested") {
+                            out.nested
+                                .push((name.to_owned(), Output::from_document(child.clone())?));
+                        }
                         out.resources.push(Rendered {
                             name: name.to_owned(),
                             ready: entry.get("ready") == Some(&Value::Bool(true)),
@@ -206,6 +218,7 @@ impl Output {
                 ("environment", v) => out.environment = Some(v),
                 ("context", v) => out.context = Some(v),
                 ("inputs", v) => out.inputs = Some(v),
+                ("iterations", v) => out.iterations = Some(v),
                 (other, v) => {
                     return Err(invalid(format!(
                         "{other}: unexpected {} in an Output",
@@ -215,6 +228,30 @@ impl Output {
             }
         }
         Ok(out)
+    }
+
+    /// An Output from its document (a nested one: its resources in name order).
+    #[cfg(feature = "serde")]
+    fn from_document(doc: crate::value::Map) -> crate::Result<Output> {
+        let members = doc
+            .into_iter()
+            .map(|(k, v)| match (k.as_str(), v) {
+                ("resources", Value::Object(rs)) => {
+                    let list = rs
+                        .into_iter()
+                        .map(|(name, entry)| {
+                            let mut m = crate::value::Map::new();
+                            m.insert("name".into(), Value::String(name));
+                            m.insert("entry".into(), entry);
+                            Value::Object(m)
+                        })
+                        .collect();
+                    (k, Value::Array(list))
+                }
+                (_, v) => (k, v),
+            })
+            .collect();
+        Output::from_members(members)
     }
 
     /// The Output document as compact JSON: `composite`, `resources` (in
@@ -237,6 +274,10 @@ impl Output {
             r.resource.write_json(&mut out);
             out.push_str(",\"ready\":");
             out.push_str(if r.ready { "true" } else { "false" });
+            if let Some((_, child)) = self.nested.iter().find(|(n, _)| *n == r.name) {
+                out.push_str(",\"nested\":");
+                out.push_str(&child.to_json());
+            }
             out.push('}');
         }
         out.push_str("},\"connectionDetails\":{");
@@ -285,6 +326,10 @@ impl Output {
         if let Some(c) = &self.context {
             out.push_str(",\"context\":");
             c.write_json(&mut out);
+        }
+        if let Some(it) = &self.iterations {
+            out.push_str(",\"iterations\":");
+            it.write_json(&mut out);
         }
         if let Some(inputs) = &self.inputs {
             out.push_str(",\"inputs\":");

@@ -36,7 +36,54 @@ pub struct Request {
     pub(crate) xrd_schema: Option<Value>,
     /// The decodings of `composition`, kept with it (`crate::engine`).
     pub(crate) decodings: Option<Arc<Decodings>>,
+    /// A documents request's documents, for its nested XRs and iterations.
+    pub(crate) tree: Option<Box<Level>>,
 }
+
+/// One level of a documents request's XR tree: the documents, shared by every level, and what
+/// this level's render chose among them.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Level {
+    pub(crate) documents: Arc<Documents>,
+    /// Template name → index of the observed document paired with it.
+    pub(crate) observed_docs: Vec<(String, usize)>,
+    /// The documents this level used.
+    pub(crate) used: Vec<usize>,
+    /// The index of this level's XR among the documents (a nested XR's merged copy).
+    pub(crate) xr_index: usize,
+}
+
+/// A documents request as given, and how its tree is rendered.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Documents {
+    pub(crate) documents: Vec<Value>,
+    /// The request's `options`, for the nested levels' renders.
+    pub(crate) options: Value,
+    /// The request's `context` and `extraResources`.
+    pub(crate) context: Map,
+    pub(crate) extra_resources: Vec<Value>,
+    /// For every document, the observed nested XR it belongs to (`None`: the top level).
+    pub(crate) owners: Vec<Option<usize>>,
+    pub(crate) tree: TreeOptions,
+}
+
+/// `options.depthLimit`, `options.iterations`, `options.untilReady`, `options.keepIterations`.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct TreeOptions {
+    /// How many levels of XRs are rendered (the top one is 1).
+    pub(crate) depth_limit: usize,
+    /// At most this many renders, each observing the one before through the simulated providers.
+    pub(crate) iterations: Option<usize>,
+    /// Render until the tree stops changing, and fail unless it is ready then.
+    pub(crate) until_ready: bool,
+    /// Keep every iteration's Output in the Output's `iterations`.
+    pub(crate) keep_iterations: bool,
+}
+
+/// The default `options.depthLimit`.
+pub(crate) const DEPTH_LIMIT: usize = 10;
+/// The most iterations `options.untilReady` renders without `options.iterations`.
+pub(crate) const UNTIL_READY_ITERATIONS: usize = 20;
 
 /// `options`.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -166,13 +213,59 @@ impl Request {
     /// `ErrorKind::InvalidRequest` naming the document or option at fault.
     pub fn from_documents(documents: Vec<Value>, options: Value) -> Result<Request> {
         let d = Dec(ErrorKind::InvalidRequest);
-        let (mut opts, choices) = match &options {
+        let tree = match &options {
+            Value::Null => TreeOptions::default(),
+            v => decode_tree(d, v)?,
+        };
+        let owners = crate::documents::levels::owners(&documents);
+        let shared = Documents {
+            documents,
+            options,
+            context: Map::new(),
+            extra_resources: Vec::new(),
+            owners,
+            tree,
+        };
+        let hidden: Vec<bool> = shared.owners.iter().map(Option::is_some).collect();
+        Self::from_level(Arc::new(shared), hidden, None)
+    }
+
+    /// One level of a documents request: its documents, less the `hidden` ones (other levels'),
+    /// with `forced_xr` as the XR when it is a nested one.
+    pub(crate) fn from_level(
+        shared: Arc<Documents>,
+        hidden: Vec<bool>,
+        forced_xr: Option<(usize, Value)>,
+    ) -> Result<Request> {
+        let d = Dec(ErrorKind::InvalidRequest);
+        let options = &shared.options;
+        let (mut opts, choices) = match options {
             Value::Null => (Options::default(), Choices::default()),
             v => (decode_options(d, v)?, decode_choices(d, v)?),
         };
-        let choices = Choices {
-            crossplane_v2: opts.pipeline.crossplane_v2,
-            ..choices
+        let mut documents = shared.documents.clone();
+        let forced = forced_xr.map(|(i, xr)| {
+            if i < documents.len() {
+                documents[i] = xr;
+            } else {
+                documents.push(xr);
+            }
+            i
+        });
+        let choices = match forced {
+            // A nested XR's Composition is chosen by its own references, not the top level's.
+            Some(_) => Choices {
+                crossplane_v2: opts.pipeline.crossplane_v2,
+                environment_pool: choices.environment_pool,
+                hidden,
+                forced_xr: forced,
+                ..Choices::default()
+            },
+            None => Choices {
+                crossplane_v2: opts.pipeline.crossplane_v2,
+                hidden,
+                ..choices
+            },
         };
         let functions = &opts.pipeline.functions;
         let r = crate::documents::resolve(documents, &choices, |composition| {
@@ -210,6 +303,12 @@ impl Request {
             inputs: Some(r.inputs),
             xrd_schema: None,
             decodings: None,
+            tree: Some(Box::new(Level {
+                documents: Arc::clone(&shared),
+                observed_docs: r.observed_docs,
+                used: r.used,
+                xr_index: forced.unwrap_or(r.xr_index),
+            })),
         })
     }
 
@@ -290,6 +389,7 @@ impl Request {
             inputs: None,
             xrd_schema,
             decodings,
+            tree: None,
         })
     }
 
@@ -365,11 +465,21 @@ impl Request {
         let (context, extra_resources) = super::pipeline_options::decode_inputs(d, &mut root)?;
         let options = root.remove("options").unwrap_or_default();
         let mut request = Self::from_documents(documents, options)?;
-        request.context = context;
-        // Resources the host gives besides the documents come first, as with a request of parts.
-        let chosen = std::mem::replace(&mut request.extra_resources, extra_resources);
-        request.extra_resources.extend(chosen);
+        if let Some(level) = &mut request.tree {
+            let shared = Arc::make_mut(&mut level.documents);
+            shared.context.clone_from(&context);
+            shared.extra_resources.clone_from(&extra_resources);
+        }
+        request.with_inputs(context, extra_resources);
         Ok(request)
+    }
+
+    /// The request's own `context` and `extraResources` beside what the documents gave.
+    pub(crate) fn with_inputs(&mut self, context: Map, extra_resources: Vec<Value>) {
+        self.context = context;
+        // Resources the host gives besides the documents come first, as with a request of parts.
+        let chosen = std::mem::replace(&mut self.extra_resources, extra_resources);
+        self.extra_resources.extend(chosen);
     }
 }
 
@@ -397,7 +507,42 @@ fn decode_choices(d: Dec, v: &Value) -> Result<Choices> {
         composition_name: d.opt_str(m, "compositionName", &at)?.map(str::to_owned),
         environment_pool,
         local_compositions: d.opt_bool(m, "localCompositions", &at)?.unwrap_or(false),
-        crossplane_v2: false,
+        ..Choices::default()
+    })
+}
+
+impl Default for TreeOptions {
+    fn default() -> Self {
+        TreeOptions {
+            depth_limit: DEPTH_LIMIT,
+            iterations: None,
+            until_ready: false,
+            keep_iterations: false,
+        }
+    }
+}
+
+/// The options of a documents request's tree: `depthLimit`, `iterations`, `untilReady` and
+/// `keepIterations`.
+fn decode_tree(d: Dec, v: &Value) -> Result<TreeOptions> {
+    let at = At::Root("options");
+    let m = d.object(v, &at)?;
+    let positive = |key: &str| -> Result<Option<usize>> {
+        match d.opt_i64(m, key, &at)? {
+            None => Ok(None),
+            Some(n) if n >= 1 => Ok(Some(usize::try_from(n).unwrap_or(usize::MAX))),
+            Some(n) => Err(Error::new(
+                ErrorKind::InvalidRequest,
+                format!("options.{key}: must be at least 1, got {n}"),
+            )
+            .with_field_path(format!("options.{key}"))),
+        }
+    };
+    Ok(TreeOptions {
+        depth_limit: positive("depthLimit")?.unwrap_or(DEPTH_LIMIT),
+        iterations: positive("iterations")?,
+        until_ready: d.opt_bool(m, "untilReady", &at)?.unwrap_or(false),
+        keep_iterations: d.opt_bool(m, "keepIterations", &at)?.unwrap_or(false),
     })
 }
 

@@ -49,6 +49,8 @@ pub(crate) fn output(st: super::State<'_>) -> super::Output {
             result_steps: st.request.options.pipeline.result_steps,
             inputs: None,
             composite_ready: None,
+            nested: Vec::new(),
+            iterations: None,
         };
     }
     let ready = !st.function.held_back && st.resources.iter().all(|r| r.ready);
@@ -65,5 +67,7 @@ pub(crate) fn output(st: super::State<'_>) -> super::Output {
         inputs: None,
         // function-patch-and-transform marks the XR unready when it held a resource back.
         composite_ready: st.function.held_back.then_some(false),
+        nested: Vec::new(),
+        iterations: None,
     }
 }

@@ -20,6 +20,9 @@ pub(crate) enum Role {
     Observed,
     ConnectionSecret,
     Environment,
+    /// Belongs to another level of the tree (a nested XR's observed resources, or the
+    /// parent's): not seen by this render at all.
+    Elsewhere,
 }
 
 /// The documents and the role each plays.
@@ -76,10 +79,27 @@ impl Catalog {
         indexes(self.docs.len(), &mut |i| is_secret(&self.docs[i]))
     }
 
-    /// Whether document `i` is none of the kinds Crossplane itself defines, nor a Secret.
+    /// Whether document `i` is none of the kinds Crossplane itself defines, nor a Secret, and
+    /// belongs to this level of the tree.
     fn is_plain(&self, i: usize) -> bool {
         let d = &self.docs[i];
-        !is_secret(d) && !is_crossplane_api(d)
+        !is_secret(d) && !is_crossplane_api(d) && self.roles[i] != Role::Elsewhere
+    }
+
+    /// Hides the documents of other levels of the tree (`hidden[i]`).
+    pub(crate) fn hide(&mut self, hidden: &[bool]) {
+        for (role, &h) in self.roles.iter_mut().zip(hidden) {
+            if h {
+                *role = Role::Elsewhere;
+            }
+        }
+    }
+
+    /// The indexes of the documents this render used (not unused, not elsewhere).
+    pub(crate) fn used(&self) -> Vec<usize> {
+        indexes(self.docs.len(), &mut |i| {
+            !matches!(self.roles[i], Role::Unused(_) | Role::Elsewhere)
+        })
     }
 
     /// The XR: the one `options.xr` names, else the only object of a type a Composition or the
@@ -157,6 +177,13 @@ impl Catalog {
         if !unannotated.is_empty() {
             return unannotated;
         }
+        // A claim of a type an XRD given offers stands for the composite it will have.
+        let claims = indexes(self.docs.len(), &mut |i| {
+            self.is_plain(i) && !annotated(i) && is_claim(&self.docs, &self.docs[i])
+        });
+        if !claims.is_empty() {
+            return claims;
+        }
         if !typed.is_empty() {
             return typed;
         }
@@ -169,18 +196,7 @@ impl Catalog {
 
     /// (group, kind) of every type a Composition, CompositionRevision or XRD here composes.
     fn composite_types(&self) -> Vec<(&str, &str)> {
-        let mut out = Vec::new();
-        for d in &self.docs {
-            if is_crossplane(d, "Composition") || is_crossplane(d, "CompositionRevision") {
-                let av = str_at(d, &["spec", "compositeTypeRef", "apiVersion"]).unwrap_or("");
-                let k = str_at(d, &["spec", "compositeTypeRef", "kind"]).unwrap_or("");
-                out.push((av.split('/').next().unwrap_or(""), k));
-            } else if is_crossplane(d, "CompositeResourceDefinition") {
-                let g = str_at(d, &["spec", "group"]).unwrap_or("");
-                out.push((g, str_at(d, &["spec", "names", "kind"]).unwrap_or("")));
-            }
-        }
-        out
+        composite_types(&self.docs)
     }
 
     /// The XRD defining the XR's kind (the first, if several do).
@@ -255,6 +271,36 @@ impl Catalog {
         }
         out
     }
+}
+
+/// Whether `d` is a claim of a type an XRD among `docs` offers.
+pub(crate) fn is_claim(docs: &[Value], d: &Value) -> bool {
+    xrd_for(docs, d).is_some()
+}
+
+/// The XRD whose `spec.claimNames.kind` (in its group) is `claim`'s type.
+pub(crate) fn xrd_for<'a>(docs: &'a [Value], claim: &Value) -> Option<&'a Value> {
+    docs.iter().find(|x| {
+        is_crossplane(x, "CompositeResourceDefinition")
+            && str_at(x, &["spec", "group"]) == Some(group(claim))
+            && str_at(x, &["spec", "claimNames", "kind"]) == Some(kind(claim))
+    })
+}
+
+/// (group, kind) of every type a Composition, CompositionRevision or XRD among `docs` composes.
+pub(crate) fn composite_types(docs: &[Value]) -> Vec<(&str, &str)> {
+    let mut out = Vec::new();
+    for d in docs {
+        if is_crossplane(d, "Composition") || is_crossplane(d, "CompositionRevision") {
+            let av = str_at(d, &["spec", "compositeTypeRef", "apiVersion"]).unwrap_or("");
+            let k = str_at(d, &["spec", "compositeTypeRef", "kind"]).unwrap_or("");
+            out.push((av.split('/').next().unwrap_or(""), k));
+        } else if is_crossplane(d, "CompositeResourceDefinition") {
+            let g = str_at(d, &["spec", "group"]).unwrap_or("");
+            out.push((g, str_at(d, &["spec", "names", "kind"]).unwrap_or("")));
+        }
+    }
+    out
 }
 
 /// Why a document of this kind was not used, when no step said more.

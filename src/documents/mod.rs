@@ -8,9 +8,12 @@
 //! EnvironmentConfigs and applies the XRD's schema defaults and connection-secret keys. What it
 //! chose is reported in the Output's `inputs`.
 
+mod claim;
 mod classify;
 pub(crate) mod defaults;
 mod environment;
+pub(crate) mod levels;
+pub(crate) mod names;
 mod observed;
 mod revision;
 mod select;
@@ -18,7 +21,34 @@ mod select;
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::{Map, Value};
 
+pub(crate) use classify::composite_types;
 use classify::{Catalog, Role};
+
+/// Whether `d` is a claim of a type an XRD among `docs` offers.
+pub(crate) fn is_claim(docs: &[Value], d: &Value) -> bool {
+    classify::is_claim(docs, d)
+}
+
+/// (group, kind) of every type a Composition or CompositionRevision among `docs` composes.
+pub(crate) fn composition_types(docs: &[Value]) -> Vec<(&str, &str)> {
+    let compositions: Vec<&Value> = docs
+        .iter()
+        .filter(|d| {
+            classify::is_crossplane(d, "Composition")
+                || classify::is_crossplane(d, "CompositionRevision")
+        })
+        .collect();
+    compositions
+        .into_iter()
+        .map(|d| {
+            let av = classify::str_at(d, &["spec", "compositeTypeRef", "apiVersion"]).unwrap_or("");
+            (
+                av.split('/').next().unwrap_or(""),
+                classify::str_at(d, &["spec", "compositeTypeRef", "kind"]).unwrap_or(""),
+            )
+        })
+        .collect()
+}
 
 /// The annotation that names the template an observed composed resource came from.
 pub(crate) const ANNOTATION_RESOURCE_NAME: &str = "crossplane.io/composition-resource-name";
@@ -45,6 +75,10 @@ pub(crate) struct Choices {
     /// render` (its Composition checks and texts, the XRD's default update policy, an XR
     /// version the XRD lacks is an error, a Pipeline's `spec.environment` is not read).
     pub(crate) crossplane_v2: bool,
+    /// The documents of other levels of the XR tree, not seen by this render.
+    pub(crate) hidden: Vec<bool>,
+    /// The XR of a nested level: its document, already merged with what its parent desires.
+    pub(crate) forced_xr: Option<usize>,
 }
 
 /// What the documents resolved to: the classic request's parts and the `inputs` report.
@@ -57,6 +91,12 @@ pub(crate) struct Resolved {
     pub(crate) extra_resources: Vec<Value>,
     pub(crate) connection_secret_keys: Option<Vec<String>>,
     pub(crate) inputs: Value,
+    /// Template name → index of the observed document paired with it.
+    pub(crate) observed_docs: Vec<(String, usize)>,
+    /// The documents the render used.
+    pub(crate) used: Vec<usize>,
+    /// The XR's index among the documents.
+    pub(crate) xr_index: usize,
 }
 
 /// Resolves the documents of a request.
@@ -74,10 +114,23 @@ pub(crate) fn resolve(
     selects_environment: impl Fn(&Value) -> bool,
 ) -> Result<Resolved> {
     let mut cat = Catalog::new(documents)?;
+    cat.hide(&choices.hidden);
     select::require_any(&cat)?;
-    let xr_index = cat.choose_xr(choices.xr.as_deref())?;
+    let xr_index = match choices.forced_xr {
+        Some(i) => {
+            cat.roles[i] = Role::Xr;
+            i
+        }
+        None => cat.choose_xr(choices.xr.as_deref())?,
+    };
+    // A claim given as the XR is rendered as the composite the claim controller creates.
+    let claim = classify::xrd_for(&cat.docs, &cat.docs[xr_index])
+        .map(|xrd| claim::composite(&cat.docs[xr_index], xrd));
+    let claim_doc = claim.map(|xr| std::mem::replace(&mut cat.docs[xr_index], xr));
     let xrd_index = cat.find_xrd(xr_index);
-    cat.mark_claim(xr_index);
+    if claim_doc.is_none() {
+        cat.mark_claim(xr_index);
+    }
     let mut xr = cat.docs[xr_index].clone();
     // `crossplane render` renders Pipelines only: classic Compositions keep v1's behaviour.
     let v2 = choices.crossplane_v2 && {
@@ -123,7 +176,9 @@ pub(crate) fn resolve(
 
     let mut inputs = Map::new();
     inputs.insert("xr".into(), classify::display(&cat.docs[xr_index]).into());
-    if let Some(i) = cat.claim {
+    if let Some(c) = &claim_doc {
+        inputs.insert("claim".into(), classify::display(c).into());
+    } else if let Some(i) = cat.claim {
         inputs.insert("claim".into(), classify::display(&cat.docs[i]).into());
     }
     inputs.insert("composition".into(), chosen.name.into());
@@ -158,7 +213,11 @@ pub(crate) fn resolve(
         );
     }
     inputs.insert("unused".into(), Value::Array(cat.unused()));
+    let used = cat.used();
     Ok(Resolved {
+        observed_docs: observed.indexes,
+        used,
+        xr_index,
         xr,
         composition,
         resources: observed.resources,

@@ -27,6 +27,8 @@ pub(crate) struct Paired {
     pub(crate) report: Map,
     /// Template name → `Secret/NAME` of its connection Secret.
     pub(crate) secrets: Map,
+    /// Template name → the paired document's index.
+    pub(crate) indexes: Vec<(String, usize)>,
 }
 
 pub(crate) fn pair(cat: &mut Catalog, xr: &Value, composition: &Value) -> Result<Paired> {
@@ -35,6 +37,7 @@ pub(crate) fn pair(cat: &mut Catalog, xr: &Value, composition: &Value) -> Result
         resources: Vec::new(),
         report: Map::new(),
         secrets: Map::new(),
+        indexes: Vec::new(),
     };
     // A Usage is a Crossplane object that Compositions compose like any other resource.
     let free = |cat: &Catalog, i: usize| {
@@ -84,6 +87,7 @@ pub(crate) fn pair(cat: &mut Catalog, xr: &Value, composition: &Value) -> Result
         cat.roles[i] = Role::Observed;
         out.report
             .insert(name.clone(), display(&cat.docs[i]).into());
+        out.indexes.push((name.clone(), i));
         out.resources.push((name, cat.docs[i].clone(), details));
     }
     for s in cat.secrets() {

@@ -50,7 +50,7 @@ impl Engine {
     /// # Errors
     /// As [`crate::render`].
     pub fn render(&mut self, request: &Request) -> Result<Output> {
-        crate::compose::render_with(request, &self.regexps)
+        crate::tree::render_with(request, &self.regexps)
     }
 
     /// Renders a request given as the contract's JSON text; returns the Output
