@@ -42,7 +42,7 @@ use crate::value::{Map, Value};
 pub(crate) use decodings::Decodings;
 pub use output::Output;
 pub use request::Request;
-pub(crate) use request::{Documents, Level, UNTIL_READY_ITERATIONS};
+pub(crate) use request::{Documents, Level, Top, UNTIL_READY_ITERATIONS};
 
 use composition::{Composition, PtInput};
 pub(crate) use output::{Message, Severity};

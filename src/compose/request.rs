@@ -80,6 +80,17 @@ pub(crate) struct TreeOptions {
     pub(crate) keep_iterations: bool,
 }
 
+/// The XR of a level.
+pub(crate) enum Top {
+    /// The top XR, chosen among the documents by the request's rules.
+    Choose,
+    /// The top XR, the document at this index.
+    Chosen(usize),
+    /// A nested XR: the document at this index (past the documents: not observed yet)
+    /// becomes this object, its observed self with what its parent desires.
+    Nested(usize, Value),
+}
+
 /// The default `options.depthLimit`.
 pub(crate) const DEPTH_LIMIT: usize = 10;
 /// The most iterations `options.untilReady` renders without `options.iterations`.
@@ -226,16 +237,29 @@ impl Request {
             owners,
             tree,
         };
+        let shared = Arc::new(shared);
         let hidden: Vec<bool> = shared.owners.iter().map(Option::is_some).collect();
-        Self::from_level(Arc::new(shared), hidden, None)
+        let request = Self::from_level(Arc::clone(&shared), hidden, Top::Choose)?;
+        // An XR that is itself a nested one (a live XR composed by another) owns documents:
+        // they are its level's, so it is rendered again seeing them.
+        let root = request.tree.as_ref().map_or(usize::MAX, |l| l.xr_index);
+        if !shared.owners.contains(&Some(root)) {
+            return Ok(request);
+        }
+        let hidden = shared
+            .owners
+            .iter()
+            .map(|o| o.is_some_and(|o| o != root))
+            .collect();
+        Self::from_level(shared, hidden, Top::Chosen(root))
     }
 
     /// One level of a documents request: its documents, less the `hidden` ones (other levels'),
-    /// with `forced_xr` as the XR when it is a nested one.
+    /// and its XR.
     pub(crate) fn from_level(
         shared: Arc<Documents>,
         hidden: Vec<bool>,
-        forced_xr: Option<(usize, Value)>,
+        xr: Top,
     ) -> Result<Request> {
         let d = Dec(ErrorKind::InvalidRequest);
         let options = &shared.options;
@@ -244,29 +268,13 @@ impl Request {
             v => (decode_options(d, v)?, decode_choices(d, v)?),
         };
         let mut documents = shared.documents.clone();
-        let forced = forced_xr.map(|(i, xr)| {
-            if i < documents.len() {
-                documents[i] = xr;
-            } else {
-                documents.push(xr);
-            }
-            i
-        });
-        let choices = match forced {
-            // A nested XR's Composition is chosen by its own references, not the top level's.
-            Some(_) => Choices {
-                crossplane_v2: opts.pipeline.crossplane_v2,
-                environment_pool: choices.environment_pool,
-                hidden,
-                forced_xr: forced,
-                ..Choices::default()
-            },
-            None => Choices {
-                crossplane_v2: opts.pipeline.crossplane_v2,
-                hidden,
-                ..choices
-            },
-        };
+        let (choices, forced) = level_choices(
+            choices,
+            opts.pipeline.crossplane_v2,
+            hidden,
+            xr,
+            &mut documents,
+        );
         let functions = &opts.pipeline.functions;
         let r = crate::documents::resolve(documents, &choices, |composition| {
             super::function_ref::runs_environment_configs(composition, functions)
@@ -480,6 +488,52 @@ impl Request {
         // Resources the host gives besides the documents come first, as with a request of parts.
         let chosen = std::mem::replace(&mut self.extra_resources, extra_resources);
         self.extra_resources.extend(chosen);
+    }
+}
+
+/// The choices of a level: the request's for the top XR, a nested XR's own references for a
+/// nested one (whose object takes its document's place, or comes after the documents).
+fn level_choices(
+    choices: Choices,
+    crossplane_v2: bool,
+    hidden: Vec<bool>,
+    xr: Top,
+    documents: &mut Vec<Value>,
+) -> (Choices, Option<usize>) {
+    match xr {
+        Top::Choose => (
+            Choices {
+                crossplane_v2,
+                hidden,
+                ..choices
+            },
+            None,
+        ),
+        Top::Chosen(i) => (
+            Choices {
+                crossplane_v2,
+                hidden,
+                forced_xr: Some(i),
+                ..choices
+            },
+            Some(i),
+        ),
+        // A nested XR's Composition is chosen by its own references, not the top level's.
+        Top::Nested(i, value) => {
+            if i < documents.len() {
+                documents[i] = value;
+            } else {
+                documents.push(value);
+            }
+            let nested = Choices {
+                crossplane_v2,
+                environment_pool: choices.environment_pool,
+                hidden,
+                forced_xr: Some(i),
+                ..Choices::default()
+            };
+            (nested, Some(i))
+        }
     }
 }
 

@@ -309,6 +309,11 @@ fn default_reason(d: &Value) -> String {
         return "a package object: its Functions are not run, patch and transform is built in"
             .into();
     }
+    if group(d) == TOOL_GROUP && kind(d) == "Simulation" {
+        return "a Simulation is read only when the render iterates (options.iterations, \
+                options.untilReady)"
+            .into();
+    }
     if is_crossplane_api(d) {
         return format!("a {} is not read by a render", kind(d));
     }
@@ -333,13 +338,17 @@ pub(crate) fn is_crossplane(d: &Value, kind_name: &str) -> bool {
 }
 
 /// An object of Crossplane's own APIs (not a provider's, which may be `*.crossplane.io` too,
-/// as provider-kubernetes' `kubernetes.crossplane.io` Objects are).
+/// as provider-kubernetes' `kubernetes.crossplane.io` Objects are), or of xprender's own
+/// (`Simulation`): never a composite or composed resource.
 pub(crate) fn is_crossplane_api(d: &Value) -> bool {
     matches!(
         group(d),
-        CROSSPLANE_GROUP | "pkg.crossplane.io" | "internal.crossplane.io"
+        CROSSPLANE_GROUP | "pkg.crossplane.io" | "internal.crossplane.io" | TOOL_GROUP
     )
 }
+
+/// The API group of xprender's own documents.
+pub(crate) const TOOL_GROUP: &str = "xprender.dev";
 
 fn is_secret(d: &Value) -> bool {
     str_at(d, &["apiVersion"]) == Some("v1") && kind(d) == "Secret"

@@ -26,6 +26,7 @@ pub(crate) fn run(request: &Request, regexps: &Regexps) -> Result<Output> {
     let mut entries: Vec<Value> = Vec::new();
     for i in 1..=max {
         let (mut out, visited) = nest::render_levels(&current, regexps)?;
+        simulations_used(&mut out);
         let objects = changes::flatten(&out);
         let changed = states.last().map(|prev| changes::between(prev, &objects));
         entries.push(entry(i, &out, changed.as_deref(), opts.keep_iterations));
@@ -72,6 +73,21 @@ pub(crate) fn run(request: &Request, regexps: &Regexps) -> Result<Output> {
         current = next;
     }
     Err(Error::new(ErrorKind::Render, "no iteration ran"))
+}
+
+/// The Simulation documents are read by the iterations: they are no unused documents.
+fn simulations_used(out: &mut Output) {
+    let Some(Value::Object(inputs)) = &mut out.inputs else {
+        return;
+    };
+    if let Some(Value::Array(unused)) = inputs.get_mut("unused") {
+        unused.retain(|u| {
+            !(u.get("kind").and_then(Value::as_str) == Some(simulate::KIND)
+                && u.get("why")
+                    .and_then(Value::as_str)
+                    .is_some_and(|w| w.starts_with("a Simulation")))
+        });
+    }
 }
 
 /// One entry of the Output's `iterations`.
@@ -149,11 +165,20 @@ fn next_documents(
         docs[root] = root_xr;
         root
     };
+    // Where each nested XR's object is put, by its place: its level's XR from then on.
+    let mut placed: Vec<(Vec<String>, usize)> = Vec::new();
     for v in visited {
         let Some(level_out) = changes::output_at(out, &v.path) else {
             continue;
         };
-        let xr_index = if v.path.is_empty() { root } else { v.xr_index };
+        let xr_index = if v.path.is_empty() {
+            root
+        } else {
+            match placed.iter().find(|(p, _)| *p == v.path) {
+                Some((_, i)) => *i,
+                None => continue,
+            }
+        };
         let mut refs = Vec::new();
         for r in &level_out.resources {
             let observed = v
@@ -176,10 +201,19 @@ fn next_documents(
             if let Some(secret) = simulate::connection_secret(rules, &object) {
                 put_secret(&mut docs, secret);
             }
-            match observed {
-                Some(i) => docs[i] = object,
-                None => docs.push(object),
-            }
+            let at = match observed {
+                Some(i) => {
+                    docs[i] = object;
+                    i
+                }
+                None => {
+                    docs.push(object);
+                    docs.len() - 1
+                }
+            };
+            let mut place = v.path.clone();
+            place.push(r.name.clone());
+            placed.push((place, at));
         }
         if let Some(xr) = docs.get_mut(xr_index) {
             set_refs(xr, refs);

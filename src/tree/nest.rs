@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use crate::compose::{Documents, Level, Message, Output, Request, Severity};
+use crate::compose::{Documents, Level, Message, Output, Request, Severity, Top};
 use crate::documents::levels;
 use crate::error::{Error, ErrorKind, Result};
 use crate::transform::Regexps;
@@ -58,7 +58,7 @@ pub(crate) fn render_levels(
         path: vec![describe(request)],
         compositions: vec![composition_of(request)],
         used: level.used.iter().copied().collect(),
-        rendered: BTreeSet::new(),
+        rendered: BTreeSet::from([level.xr_index]),
         unused: Vec::new(),
         names: Vec::new(),
         visited: vec![Visited {
@@ -181,8 +181,8 @@ fn render_child(
     };
     let index = observed.unwrap_or(shared.documents.len());
     let hidden = hidden_for(shared, index);
-    let mut child =
-        Request::from_level(Arc::clone(shared), hidden, Some((index, xr))).map_err(|e| {
+    let mut child = Request::from_level(Arc::clone(shared), hidden, Top::Nested(index, xr))
+        .map_err(|e| {
             e.wrap(format!("cannot render nested composite resource {label}"))
                 .with_resource(name.to_owned())
         })?;
