@@ -1,7 +1,6 @@
 //! Nested XRs: every composed resource of an XR type is rendered with its own Composition,
 //! as the XR controller would compose it, down to the leaves.
 
-use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use crate::compose::{Documents, Level, Message, Output, Request, Severity, Top};
@@ -17,9 +16,9 @@ struct Walk {
     /// The Compositions on the way (a nested XR whose Composition is one of them is a cycle).
     compositions: Vec<String>,
     /// Every document some level used.
-    used: BTreeSet<usize>,
+    used: Vec<usize>,
     /// The nested XRs rendered (their document indexes).
-    rendered: BTreeSet<usize>,
+    rendered: Vec<usize>,
     /// Documents a nested level saw and left unused, as its `inputs.unused` lists them.
     unused: Vec<Value>,
     /// The template names from the top XR to the current level.
@@ -57,8 +56,8 @@ pub(crate) fn render_levels(
     let mut walk = Walk {
         path: vec![describe(request)],
         compositions: vec![composition_of(request)],
-        used: level.used.iter().copied().collect(),
-        rendered: BTreeSet::from([level.xr_index]),
+        used: level.used.clone(),
+        rendered: vec![level.xr_index],
         unused: Vec::new(),
         names: Vec::new(),
         visited: vec![Visited {
@@ -145,7 +144,7 @@ fn descend(
             continue;
         };
         walk.used.extend(child_level.used.iter().copied());
-        walk.rendered.insert(child_level.xr_index);
+        walk.rendered.push(child_level.xr_index);
         collect_unused(&mut child_out, shared, child_level.xr_index, walk);
         walk.path.push(describe(&child));
         walk.compositions.push(composition);
