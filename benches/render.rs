@@ -1,5 +1,6 @@
 //! Native render benchmarks over the workloads in `benches/workloads/`, with the JSON floor:
-//! a `serde_json::Value` parse and serialise of the same request and response.
+//! a `serde_json::Value` parse and serialise of the same request and response, and the whole
+//! tree of a documents request.
 
 use std::hint::black_box;
 
@@ -43,6 +44,41 @@ fn render(c: &mut Criterion) {
     }
 }
 
+/// Documents requests of the whole tree (`scripts/gen-bench-workloads.py`): 100 managed
+/// resources under a 3-level tree of XRs, the same 100 in one level, and the tree rendered
+/// through simulated providers until it settles, observed and new.
+const TREE: [(&str, &str); 4] = [
+    ("tree", include_str!("workloads/tree.json")),
+    ("tree-flat", include_str!("workloads/tree-flat.json")),
+    (
+        "tree-until-ready",
+        include_str!("workloads/tree-until-ready.json"),
+    ),
+    (
+        "tree-new-until-ready",
+        include_str!("workloads/tree-new-until-ready.json"),
+    ),
+];
+
+/// A warm render of each tree workload: one engine kept across renders, as hosts keep one.
+fn tree(c: &mut Criterion) {
+    for (name, request) in TREE {
+        let response = xprender::render_json(request);
+        assert!(
+            !response.starts_with("{\"error\"") && response.contains("\"ready\":true"),
+            "workload {name} does not render ready: {}",
+            &response[..response.len().min(300)]
+        );
+        let mut group = c.benchmark_group(name);
+        group.throughput(Throughput::Bytes(request.len() as u64));
+        let mut engine = xprender::Engine::new();
+        group.bench_function("render_json", |b| {
+            b.iter(|| engine.render_json(black_box(request)));
+        });
+        group.finish();
+    }
+}
+
 /// The resource series (`scripts/gen-bench-workloads.py --series`): N resources with one
 /// patch each, all observed. Time per resource should stay flat as N grows. Megabytes each, so
 /// read at run time rather than compiled in.
@@ -70,5 +106,5 @@ fn series(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, render, series);
+criterion_group!(benches, render, tree, series);
 criterion_main!(benches);

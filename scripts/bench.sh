@@ -13,7 +13,7 @@ python3 scripts/gen-bench-workloads.py --series
 
 step "native (cargo bench --bench render)"
 cargo bench --locked --bench render -- --warm-up-time 2 --measurement-time 5 2>&1 \
-  | grep -E '^[a-z]+/|time:'
+  | grep -E '^[a-z-]+/|time:'
 
 step "core module (profile wasm, wasm-opt -O3)"
 cargo build --locked --profile wasm --target wasm32-unknown-unknown -p xprender
@@ -24,10 +24,10 @@ node_modules/.bin/wasm-opt -O3 --strip-debug --strip-producers \
 
 step "wasmtime (cargo bench -p xprender-host --bench wasm)"
 XPRENDER_WASM="$core" cargo bench --locked -p xprender-host --bench wasm -- \
-  --warm-up-time 2 --measurement-time 5 2>&1 | grep -E '^[a-z]+/|time:'
+  --warm-up-time 2 --measurement-time 5 2>&1 | grep -E '^[a-z-]+/|time:'
 
 step "wasm instructions per render (wasmtime fuel: the same on a loaded machine)"
-for w in small medium large series-2500 series-5000 series-10000 series-20000; do
+for w in small medium large tree tree-flat tree-until-ready tree-new-until-ready series-2500 series-5000 series-10000 series-20000; do
   case $w in series-*) rounds=1 ;; *) rounds=20 ;; esac
   printf '%s: ' "$w"
   cargo run --locked -q --release -p xprender-host --example fuel -- \

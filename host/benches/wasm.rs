@@ -17,13 +17,28 @@ use wasmtime::{Engine, Instance, Linker, Module, Store, TypedFunc};
 
 use xprender_host::unstable::engine_config;
 
-const WORKLOADS: [(&str, &str); 3] = [
+const WORKLOADS: [(&str, &str); 7] = [
     ("small", include_str!("../../benches/workloads/small.json")),
     (
         "medium",
         include_str!("../../benches/workloads/medium.json"),
     ),
     ("large", include_str!("../../benches/workloads/large.json")),
+    // Documents requests of the whole tree: 100 managed resources under 3 levels of XRs, the
+    // same 100 in one level, and the tree rendered until it settles.
+    ("tree", include_str!("../../benches/workloads/tree.json")),
+    (
+        "tree-flat",
+        include_str!("../../benches/workloads/tree-flat.json"),
+    ),
+    (
+        "tree-until-ready",
+        include_str!("../../benches/workloads/tree-until-ready.json"),
+    ),
+    (
+        "tree-new-until-ready",
+        include_str!("../../benches/workloads/tree-new-until-ready.json"),
+    ),
 ];
 
 struct Guest {

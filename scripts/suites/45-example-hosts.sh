@@ -1,6 +1,9 @@
 # The example hosts of the plain core module (examples/hosts/): Python on PyPI's wasmtime and
 # Node on its built-in WebAssembly API each render examples/platform-db from its documents and
-# must print byte for byte what `xprender render ... --output json` prints for the same files.
+# must print byte for byte what `xprender render ... --output json` prints for the same files;
+# given each tree fixture's request as it is (--request), they must print what
+# `xprender render --request FILE --output json` prints, on the stream it prints it to, and exit
+# as it exits.
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
 need_wasm_target
@@ -76,4 +79,38 @@ sys.exit(0 if cut > 0 and docs[:cut] + "}\n" == files else 1)
 PY
   done
   echo "$ex: the documents request renders what the files render, in 3 orders"
+done
+
+# The whole tree (tests/fixtures/tree), and one Output with a Fatal result (which no tree case
+# has), each request sent as it is. An Output goes to stdout (exit 1 with a Fatal result), an
+# error document to stderr (exit 1); both hosts must match the CLI on the stream the answer goes
+# to and on the exit code.
+requests=(tests/fixtures/tree/*/request.json)
+[ -f "${requests[0]}" ] || die "no tests/fixtures/tree/*/request.json"
+requests+=(tests/fixtures/after-apply/connection-detail/request.json)
+for request in "${requests[@]}"; do
+  case=${request#tests/fixtures/}
+  case=${case%/request.json}
+  code=0
+  cli render --request "$request" --output json >"$out/cli.out" 2>"$out/cli.err" || code=$?
+  # The engine's answer: an error document on stderr with nothing on stdout, else the Output.
+  if [ "$code" -eq 1 ] && [ ! -s "$out/cli.out" ]; then stream=err; else stream=out; fi
+  [ -s "$out/cli.$stream" ] || die "$case: the CLI printed no answer (exit $code)"
+  for host in python node; do
+    host_code=0
+    if [ "$host" = python ]; then
+      "$venv/bin/python" examples/hosts/python/render.py "$wasm" --request "$request" \
+        >"$out/$host.out" 2>"$out/$host.err" || host_code=$?
+    else
+      node "$node_host/render.mjs" "$wasm" --request "$request" \
+        >"$out/$host.out" 2>"$out/$host.err" || host_code=$?
+    fi
+    [ "$host_code" -eq "$code" ] ||
+      die "$case: the $host host exits $host_code, the CLI $code ($(head -c 300 "$out/$host.err"))"
+    diff=$(cmp "$out/cli.$stream" "$out/$host.$stream" 2>&1) ||
+      die "$case: the $host host's std$stream differs from the CLI's: $diff"
+    [ "$stream" = out ] || [ ! -s "$out/$host.out" ] ||
+      die "$case: the $host host printed on stdout for an error document"
+  done
+  echo "$case: both hosts print the CLI's $(wc -c <"$out/cli.$stream") bytes on std$stream, exit $code"
 done

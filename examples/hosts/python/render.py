@@ -1,11 +1,16 @@
 """Renders Kubernetes YAML files with xprender's core module on wasmtime.
 
     python render.py xprender.wasm FILE.yaml...
+    python render.py xprender.wasm --request FILE|-
 
 Every document of the files goes to the engine as it is, in one documents request; the engine
 finds the XR, its Composition, the observed resources, their Secrets and the environment among
 them. Prints the Output JSON as `xprender render ... --output json` does, and on stderr what the
 engine chose.
+
+With --request, a request file (or stdin) goes to the engine byte for byte, and its answer is
+printed as `xprender render --request FILE --output json` prints it: an Output on stdout (exit 1
+when it has a Fatal result), an error document on stderr (exit 1).
 """
 
 import json
@@ -62,8 +67,41 @@ OPTIONS = {
 }
 
 
+def fatal_result(output):
+    """The first Fatal result of an Output, or None."""
+    return next((r for r in output.get("results") or [] if r.get("severity") == "Fatal"), None)
+
+
+def render_request(wasm_path, source):
+    """The engine's answer to a raw request, printed as the CLI prints it."""
+    if source == "-":
+        request = sys.stdin.buffer.read()
+    else:
+        with open(source, "rb") as f:
+            request = f.read()
+    response = render(wasm_path, request)
+    if response.startswith(b'{"error"'):
+        sys.stderr.buffer.write(response + b"\n")
+        return 1
+    sys.stdout.buffer.write(response + b"\n")
+    fatal = fatal_result(json.loads(response))
+    if fatal is not None:
+        where = f"{fatal['resource']}: " if "resource" in fatal else ""
+        print(f"error: {where}{fatal.get('message', '')}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def main():
+    if len(sys.argv) < 3:
+        print("usage: render.py xprender.wasm FILE.yaml... | --request FILE|-", file=sys.stderr)
+        return 2
     wasm_path, *paths = sys.argv[1:]
+    if paths[0] == "--request":
+        if len(paths) != 2:
+            print("--request takes one FILE (or - for stdin), and no YAML files", file=sys.stderr)
+            return 2
+        return render_request(wasm_path, paths[1])
     request = json.dumps({"documents": documents(paths), "options": OPTIONS}, ensure_ascii=False)
     response = render(wasm_path, request.encode("utf-8")).decode("utf-8")
     # `inputs` is the Output's last member: the render itself is what comes before it.
