@@ -603,3 +603,156 @@ spec:
         assert!(out.contains(needle), "{needle:?} not in:\n{out}");
     }
 }
+
+/// A Pipeline Composition of `kind` with P&T templates (YAML list items, indented for `resources`).
+fn pipeline(name: &str, kind: &str, resources: &str) -> String {
+    format!(
+        "apiVersion: apiextensions.crossplane.io/v1
+kind: Composition
+metadata:
+  name: {name}
+spec:
+  compositeTypeRef:
+    apiVersion: example.org/v1
+    kind: {kind}
+  mode: Pipeline
+  pipeline:
+    - step: patch-and-transform
+      functionRef:
+        name: function-patch-and-transform
+      input:
+        apiVersion: pt.fn.crossplane.io/v1beta1
+        kind: Resources
+        resources:
+{resources}"
+    )
+}
+
+#[test]
+fn pipelines_print_each_level_by_name_as_crossplane_render_does() {
+    let dir = temp_dir("tree-pipelines");
+    let xr = write(
+        &dir,
+        "xr.yaml",
+        "apiVersion: example.org/v1\nkind: XTop\nmetadata:\n  name: top\nspec:\n  region: eu\n",
+    );
+    let top = pipeline(
+        "top",
+        "XTop",
+        "          - name: mid
+            base:
+              apiVersion: example.org/v1
+              kind: XMid
+            patches:
+              - fromFieldPath: spec.region
+                toFieldPath: spec.region
+          - name: alpha
+            base:
+              apiVersion: v1
+              kind: ConfigMap
+",
+    );
+    let mid = pipeline(
+        "mid",
+        "XMid",
+        "          - name: zeta
+            base:
+              apiVersion: v1
+              kind: ConfigMap
+            patches:
+              - fromFieldPath: spec.region
+                toFieldPath: data.region
+          - name: beta
+            base:
+              apiVersion: v1
+              kind: Secret
+",
+    );
+    let both = write(&dir, "compositions.yaml", &format!("{top}---\n{mid}"));
+    let (code, out, err) = run(xprender().arg("render").arg(&xr).arg(&both));
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
+    let kinds: Vec<String> = objects(&out)
+        .iter()
+        .map(|o| o.split('/').next().unwrap().to_owned())
+        .collect();
+    // alpha before mid at the top; beta (Secret) before zeta below the XMid.
+    assert_eq!(
+        kinds,
+        ["XTop", "ConfigMap", "XMid", "Secret", "ConfigMap"],
+        "{out}"
+    );
+    assert!(out.contains("data:\n  region: eu\n"), "{out}");
+
+    // Without the XMid's Composition (its XRD says it is an XR): the top render's warning is a
+    // `-r` Result document, as every warning of the top render is in `crossplane render`'s form.
+    let only_top = write(&dir, "top.yaml", &top);
+    let xrd = write(
+        &dir,
+        "xrd.yaml",
+        "apiVersion: apiextensions.crossplane.io/v1
+kind: CompositeResourceDefinition
+metadata:
+  name: xmids.example.org
+spec:
+  group: example.org
+  names:
+    kind: XMid
+    plural: xmids
+  versions:
+    - name: v1
+      served: true
+      referenceable: true
+",
+    );
+    let (code, out, err) = run(xprender()
+        .arg("render")
+        .arg(&xr)
+        .arg(&only_top)
+        .arg("--xrd")
+        .arg(&xrd)
+        .arg("-r"));
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
+    assert!(
+        out.contains("kind: Result\nmessage: 'cannot render nested composite resource XMid/"),
+        "{out}"
+    );
+
+    // A nested render's warning, which `crossplane render` has no place for, goes to stderr.
+    let mid_with_leaf = pipeline(
+        "mid",
+        "XMid",
+        "          - name: leaf
+            base:
+              apiVersion: example.org/v1
+              kind: XLeaf
+",
+    );
+    let compositions = write(
+        &dir,
+        "with-leaf.yaml",
+        &format!("{top}---\n{mid_with_leaf}"),
+    );
+    let leaf_xrd = write(
+        &dir,
+        "leaf-xrd.yaml",
+        &std::fs::read_to_string(&xrd)
+            .unwrap()
+            .replace("xmids", "xleafs")
+            .replace("XMid", "XLeaf"),
+    );
+    let (code, out, err) = run(xprender()
+        .arg("render")
+        .arg(&xr)
+        .arg(&compositions)
+        .arg("--xrd")
+        .arg(&leaf_xrd));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.starts_with("warning: mid/leaf: cannot render nested composite resource XLeaf/"),
+        "{err}"
+    );
+    // The XLeaf as the XMid desires it, last.
+    assert_eq!(objects(&out).last().unwrap(), "XLeaf/", "{out}");
+}
