@@ -40,7 +40,8 @@ A test case (one YAML document; paths are relative to its file):
       output: expected.yaml               # the whole YAML stream, byte for byte
       error: text the failure must contain  # the render must fail (exit 1)
 
-A tree of XRs and its eventual state (each file key takes a path or a list):
+A tree of XRs and its eventual state (each file key takes a path or a list;
+compositions, xrds and simulations are the same as composition, xrd and simulation):
 
   spec:
     xr: ../xr.yaml
