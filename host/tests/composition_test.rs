@@ -16,11 +16,11 @@ fn bundled_example_suites_pass() {
         .args(["test", "examples", "--junit"])
         .arg(&junit));
     assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("6 passed, 0 failed"), "{out}");
+    assert!(out.contains("8 passed, 0 failed"), "{out}");
     let xml = std::fs::read_to_string(&junit).unwrap();
     assert!(xml.starts_with("<?xml version=\"1.0\""), "{xml}");
     assert!(
-        xml.contains(r#"<testsuites name="xprender test" tests="6" failures="0">"#),
+        xml.contains(r#"<testsuites name="xprender test" tests="8" failures="0">"#),
         "{xml}"
     );
     assert!(

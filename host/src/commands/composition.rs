@@ -21,10 +21,11 @@ pub(crate) use composition_sources_help;
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct CompositionArgs {
-    /// Use the Composition in FILE (YAML or JSON, multi-document allowed, or a directory)
-    /// instead of the one the cluster selects: try a new Composition against live state.
+    /// Use the Compositions in FILE (YAML or JSON, multi-document allowed, or a directory)
+    /// instead of the one the cluster selects: try a new Composition against live state. From
+    /// files, they join COMPOSITION's. Repeatable: nested XRs' Compositions in files of their own.
     #[arg(long = "composition", value_name = "FILE", conflicts_with = "package")]
-    pub(crate) composition_file: Option<PathBuf>,
+    pub(crate) composition_file: Vec<PathBuf>,
     /// Take the Composition (and the XRD) from a Crossplane package: a registry reference
     /// (pulled through the verified cache) or a file from `xpkg build`.
     #[arg(long, value_name = "REF|FILE")]
@@ -42,15 +43,27 @@ pub(crate) struct CompositionArgs {
 impl CompositionArgs {
     /// The local documents to choose the Composition from, when not the cluster's.
     pub(crate) fn candidates(&self) -> anyhow::Result<Option<Candidates>> {
-        let (docs, source) = match (&self.package, &self.composition_file) {
+        let (docs, source) = match (&self.package, self.composition_file.as_slice()) {
             (Some(reference), _) => (
                 self.package_docs(reference)?,
                 format!("package {reference}"),
             ),
-            (None, Some(path)) => (io::read_docs(path)?, path.display().to_string()),
-            (None, None) => return Ok(None),
+            (None, []) => return Ok(None),
+            (None, paths) => {
+                let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+                (self.composition_docs()?, names.join(", "))
+            }
         };
         Ok(Some(Candidates { docs, source }))
+    }
+
+    /// The documents of every `--composition FILE`, in the order given.
+    pub(crate) fn composition_docs(&self) -> Result<Vec<Doc>, crate::io::InputError> {
+        let mut docs = Vec::new();
+        for path in &self.composition_file {
+            docs.extend(io::read_docs(path)?);
+        }
+        Ok(docs)
     }
 
     /// The documents of a package's package.yaml, read as Composition files are read.

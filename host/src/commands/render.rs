@@ -3,9 +3,12 @@
 
 mod engine;
 mod gather;
+mod iterations;
 pub(crate) mod report;
 mod run;
 mod stream;
+mod tree;
+mod walk;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -16,10 +19,14 @@ use crate::timeout::parse_timeout;
 /// The output format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum OutputFormat {
-    /// A YAML stream like `crossplane render`: the XR, then every composed resource.
+    /// A YAML stream like `crossplane render`: the XR, then every composed resource (a nested
+    /// XR as its own render leaves it, followed by its resources).
     Yaml,
     /// The engine's Output document, exactly as the engine wrote it.
     Json,
+    /// The tree of objects, like `crossplane beta trace`: each with its readiness and whether
+    /// its render reported a problem.
+    Tree,
 }
 
 /// Which Crossplane engine's behaviour to reproduce.
@@ -53,6 +60,7 @@ impl SemanticsArg {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("iterating").multiple(true)))]
 #[command(after_help = "\
 Examples:
   # Render the XR with its Composition, as for a new XR.
@@ -75,18 +83,29 @@ Examples:
   xprender render --cluster xpostgresqlinstances/orders-db --composition new.yaml
   xprender render --cluster xpostgresqlinstances/orders-db --package registry.example.org/platform:v2
 
+  # A tree of XRs: nested XRs are rendered with their own Compositions (given
+  # among the documents, or with --composition) down to the leaves.
+  xprender render xr.yaml compositions.yaml --xrd xrds.yaml --output tree
+
+  # The eventual state: render until nothing changes, simulated providers
+  # writing what simulation.yaml says; each render's changes go to stderr.
+  xprender render xr.yaml compositions.yaml --until-ready --simulation simulation.yaml
+
   # Send a raw engine request (the render contract's JSON) from stdin.
   xprender render --request - --output json < request.json
 
-Exit codes: 0 rendered (or the XR is paused), 1 the render failed, 2 usage or input error.")]
+Exit codes: 0 rendered (or the XR is paused), 1 the render failed (or did not settle),
+2 usage or input error.")]
 pub(crate) struct RenderArgs {
-    /// The composite resource (YAML or JSON).
+    /// The composite resource (YAML or JSON), or a claim: rendered as the composite
+    /// Crossplane creates for it (its XRD must be given).
     #[arg(required_unless_present_any = ["request", "cluster"], value_name = "XR")]
     pub(crate) xr: Option<PathBuf>,
     /// The Composition: a file (multi-document allowed) or a directory of YAML/JSON files.
+    /// The Compositions of nested XRs may be among them, or in --composition files.
     #[arg(
         required_unless_present_any = ["request", "package", "cluster", "composition_file"],
-        conflicts_with_all = ["package", "composition_file"],
+        conflicts_with = "package",
         value_name = "COMPOSITION"
     )]
     pub(crate) composition: Option<PathBuf>,
@@ -103,13 +122,31 @@ pub(crate) struct RenderArgs {
     /// plain object.
     #[arg(long, value_name = "FILE")]
     pub(crate) environment: Option<PathBuf>,
-    /// The CompositeResourceDefinition (default and enforced Composition, connection
-    /// secret keys). Found among the COMPOSITION documents when not given.
-    #[arg(long, value_name = "FILE")]
-    pub(crate) xrd: Option<PathBuf>,
+    /// CompositeResourceDefinitions (default and enforced Composition, connection secret
+    /// keys, schema defaults): the XR's and its nested XRs'. A file (multi-document allowed)
+    /// or a directory; repeatable. Found among the COMPOSITION documents too.
+    #[arg(long, value_name = "FILE|DIR")]
+    pub(crate) xrd: Vec<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = OutputFormat::Yaml)]
     pub(crate) output: OutputFormat,
+    /// Render the eventual state: render, let simulated providers act on what was desired
+    /// (--simulation), observe it and render again, until a render changes nothing. Fails
+    /// when the tree does not settle, or settles unready, within --iterations (default 20).
+    /// What each render changed goes to stderr.
+    #[arg(long, group = "iterating")]
+    pub(crate) until_ready: bool,
+    /// Render at most N times, each observing what the one before desired (see
+    /// --until-ready); alone, stops there without requiring the tree to be ready.
+    #[arg(long, value_name = "N", group = "iterating", value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) iterations: Option<u32>,
+    /// What the simulated providers write between iterations: Simulation documents
+    /// (xprender.dev/v1alpha1). Repeatable; needs --until-ready or --iterations.
+    #[arg(long, value_name = "FILE|DIR", requires = "iterating")]
+    pub(crate) simulation: Vec<PathBuf>,
+    /// How deep nested XRs may go (the top XR is level 1; default 10).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) depth_limit: Option<u32>,
     /// Explain every patch on stderr: source value, each transform, the value written.
     #[arg(long)]
     pub(crate) trace: bool,
@@ -125,7 +162,7 @@ pub(crate) struct RenderArgs {
     #[arg(
         long,
         value_name = "FILE|-",
-        conflicts_with_all = ["xr", "composition", "observed_resources", "environment", "xrd", "semantics", "package", "composition_file", "composition_name"]
+        conflicts_with_all = ["xr", "composition", "observed_resources", "environment", "xrd", "semantics", "package", "composition_file", "composition_name", "until_ready", "iterations", "simulation", "depth_limit"]
     )]
     pub(crate) request: Option<String>,
     /// Read the XR (or a claim, followed to its XR), its Composition (unless --composition

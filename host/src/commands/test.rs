@@ -40,6 +40,26 @@ A test case (one YAML document; paths are relative to its file):
       output: expected.yaml               # the whole YAML stream, byte for byte
       error: text the failure must contain  # the render must fail (exit 1)
 
+A tree of XRs and its eventual state (each file key takes a path or a list;
+compositions, xrds and simulations are the same as composition, xrd and simulation):
+
+  spec:
+    xr: ../xr.yaml
+    composition: [../platform.yaml, ../network.yaml]  # the first is COMPOSITION,
+                                                     # the others --composition
+    xrd: ../xrds.yaml
+    simulation: ../simulation.yaml       # what simulated providers write
+    untilReady: true                     # render until nothing changes (--until-ready)
+    iterations: 10                       # at most N renders (--iterations)
+    depthLimit: 5                        # --depth-limit
+    expect:
+      ready: true
+      iterations: 4                      # how many renders it took
+      resources:
+        network/vpc:                     # template names down through nested XRs
+          ready: true
+          spec: {forProvider: {region: eu-west-1}}
+
 Exit codes: 0 every case passed, 1 a case failed, 2 usage or input error.")]
 pub(crate) struct TestArgs {
     /// A directory searched recursively for CompositionTest files, or one file.
@@ -162,27 +182,66 @@ fn walk(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), InputError> {
 
 /// The render command line of a case.
 fn render_args(case: &Case, base: &Path, output_json: bool) -> Result<Vec<String>, InputError> {
-    let s = |k: &str| case.spec.get(k).and_then(Value::as_str);
-    let path = |k: &str| s(k).map(|p| base.join(p).display().to_string());
-    let (Some(xr), Some(comp)) = (path("xr"), path("composition")) else {
+    let path = |p: &str| base.join(p).display().to_string();
+    // A key that names files: one path, or a list of them.
+    let paths = |keys: &[&str]| -> Result<Vec<String>, InputError> {
+        let mut out = Vec::new();
+        for key in keys {
+            match case.spec.get(*key) {
+                None | Some(Value::Null) => {}
+                Some(Value::String(p)) => out.push(path(p)),
+                Some(Value::Array(items)) if items.iter().all(Value::is_string) => {
+                    out.extend(items.iter().filter_map(Value::as_str).map(path));
+                }
+                Some(_) => {
+                    return Err(input_error!(
+                        "{}: case {:?}: spec.{key}: expected a path or a list of paths",
+                        case.file.display(),
+                        case.name
+                    ));
+                }
+            }
+        }
+        Ok(out)
+    };
+    let xr = paths(&["xr"])?;
+    let compositions = paths(&["composition", "compositions"])?;
+    let (Some(xr), Some((comp, more))) = (xr.first(), compositions.split_first()) else {
         return Err(input_error!(
             "{}: case {:?}: spec.xr and spec.composition are required",
             case.file.display(),
             case.name
         ));
     };
-    let mut args = vec!["render".to_owned(), xr, comp];
-    if let Some(f) = path("functions") {
-        args.push(f);
+    let mut args = vec!["render".to_owned(), xr.clone(), comp.clone()];
+    args.extend(paths(&["functions"])?);
+    args.extend(more.iter().map(|p| format!("--composition={p}")));
+    for (keys, flag) in [
+        (&["observedResources"][..], "--observed-resources"),
+        (&["extraResources"], "--extra-resources"),
+        (&["environment"], "--environment"),
+        (&["xrd", "xrds"], "--xrd"),
+        (&["simulation", "simulations"], "--simulation"),
+    ] {
+        args.extend(paths(keys)?.into_iter().map(|p| format!("{flag}={p}")));
+    }
+    if case.spec.get("untilReady") == Some(&Value::Bool(true)) {
+        args.push("--until-ready".to_owned());
     }
     for (key, flag) in [
-        ("observedResources", "--observed-resources"),
-        ("extraResources", "--extra-resources"),
-        ("environment", "--environment"),
-        ("xrd", "--xrd"),
+        ("iterations", "--iterations"),
+        ("depthLimit", "--depth-limit"),
     ] {
-        if let Some(p) = path(key) {
-            args.push(format!("{flag}={p}"));
+        match case.spec.get(key) {
+            None | Some(Value::Null) => {}
+            Some(Value::Number(n)) => args.push(format!("{flag}={n}")),
+            Some(v) => {
+                return Err(input_error!(
+                    "{}: case {:?}: spec.{key}: expected a number, got {v}",
+                    case.file.display(),
+                    case.name
+                ));
+            }
         }
     }
     for a in case
@@ -250,38 +309,36 @@ fn run_case(case: &Case, update: bool) -> anyhow::Result<Vec<String>> {
     if let Some(want) = expect.get("xr") {
         subset(want, &doc["composite"], "xr", &mut failures);
     }
+    if let Some(want) = expect.get("iterations") {
+        let got = doc
+            .get("iterations")
+            .and_then(Value::as_array)
+            .map_or(Value::Null, |i| i.len().into());
+        if *want != got {
+            failures.push(format!("iterations: expected {want}, got {got}"));
+        }
+    }
     if let Some(want) = expect.get("resources").and_then(Value::as_object) {
         for (name, w) in want {
-            match doc["resources"].get(name) {
-                Some(r) => {
-                    if let Some(ready) = w.get("ready") {
-                        if r.get("ready") != Some(ready) {
-                            failures.push(format!(
-                                "resources.{name}.ready: expected {ready}, got {}",
-                                r.get("ready").cloned().unwrap_or(Value::Null)
-                            ));
-                        }
-                        let mut w = w.clone();
-                        if let Some(m) = w.as_object_mut() {
-                            m.remove("ready");
-                        }
-                        subset(
-                            &w,
-                            &r["resource"],
-                            &format!("resources.{name}"),
-                            &mut failures,
-                        );
-                    } else {
-                        subset(
-                            w,
-                            &r["resource"],
-                            &format!("resources.{name}"),
-                            &mut failures,
-                        );
-                    }
-                }
-                None => failures.push(format!("resources.{name}: expected, but not rendered")),
+            let Some(r) = resource_at(&doc, name) else {
+                failures.push(format!("resources.{name}: expected, but not rendered"));
+                continue;
+            };
+            let mut w = w.clone();
+            if let Some(ready) = w.as_object_mut().and_then(|m| m.remove("ready"))
+                && r.get("ready") != Some(&ready)
+            {
+                failures.push(format!(
+                    "resources.{name}.ready: expected {ready}, got {}",
+                    r.get("ready").cloned().unwrap_or(Value::Null)
+                ));
             }
+            subset(
+                &w,
+                &r["resource"],
+                &format!("resources.{name}"),
+                &mut failures,
+            );
         }
     }
     if let Some(want) = expect.get("results").and_then(Value::as_array) {
@@ -324,6 +381,23 @@ fn run_case(case: &Case, update: bool) -> anyhow::Result<Vec<String>> {
         }
     }
     Ok(failures)
+}
+
+/// The entry of the Output's `resources` at `path`: a template name, or template names through
+/// nested XRs (`network/vpc`).
+fn resource_at<'a>(doc: &'a Value, path: &str) -> Option<&'a Value> {
+    if let Some(entry) = doc["resources"].get(path) {
+        return Some(entry);
+    }
+    let mut level = doc;
+    let mut entry: Option<&Value> = None;
+    for name in path.split('/') {
+        if let Some(e) = entry {
+            level = e.get("nested")?;
+        }
+        entry = Some(level.get("resources")?.get(name)?);
+    }
+    entry
 }
 
 /// Every field of `want` must be in `got` with the same value; arrays match element-wise.

@@ -22,16 +22,18 @@ pub(crate) struct Gathered {
 /// Where the request came from, which decides how its answer is read.
 pub(crate) enum Source {
     /// A documents request: where each document came from (by position), which are observed
-    /// resources, and the Compositions (and revisions) among them.
+    /// resources and which Simulations, and the Compositions (and revisions) among them.
     Documents {
         origins: Vec<String>,
         observed: std::ops::Range<usize>,
+        simulations: std::ops::Range<usize>,
         /// Whether an observed resource the render does not use is an error (files the user
         /// named) or a warning (what a cluster holds).
         strict: bool,
         compositions: Vec<Value>,
     },
-    /// A request of parts (raw or from a cluster): its Composition's resource order.
+    /// A raw request: its Composition's resource order (a request of parts; a documents
+    /// request's Compositions are found in the request when its Output names them).
     Parts { order: Vec<String> },
 }
 
@@ -44,21 +46,20 @@ pub(crate) fn from_files(args: &RenderArgs) -> anyhow::Result<Gathered> {
         return Err(input_error!("XR and COMPOSITION are required without --request").into());
     };
     let xr = io::read_single(xr_path, "composite resource")?;
-    let composition_path = args
-        .composition
-        .as_ref()
-        .or(args.source.composition_file.as_ref());
-    let compositions = match (&args.source.package, composition_path) {
+    let mut compositions = match (&args.source.package, &args.composition) {
         (Some(reference), _) => args.source.package_docs(reference)?,
         (None, Some(path)) => io::read_docs(path)?,
+        (None, None) if !args.source.composition_file.is_empty() => Vec::new(),
         (None, None) => {
             return Err(input_error!("XR and COMPOSITION are required without --request").into());
         }
     };
+    compositions.extend(args.source.composition_docs()?);
     let mut docs = vec![xr.clone()];
-    // A given XRD comes before any among the Composition documents: the engine uses the first.
-    if let Some(p) = &args.xrd {
-        docs.push(io::read_single(p, "CompositeResourceDefinition")?);
+    // Given XRDs come before any among the Composition documents: the engine uses the first
+    // for each type.
+    for p in &args.xrd {
+        docs.extend(documents_of(p, "CompositeResourceDefinition")?);
     }
     docs.extend(compositions);
     let start = docs.len();
@@ -69,6 +70,9 @@ pub(crate) fn from_files(args: &RenderArgs) -> anyhow::Result<Gathered> {
     if let Some(p) = &args.environment {
         docs.extend(environment(p)?);
     }
+    let start = docs.len();
+    docs.extend(simulations(args)?);
+    let simulations = start..docs.len();
 
     let mut options = Map::new();
     options.insert("xr".into(), format!("{}/{}", xr.kind(), xr.name()).into());
@@ -81,6 +85,7 @@ pub(crate) fn from_files(args: &RenderArgs) -> anyhow::Result<Gathered> {
     if args.trace {
         options.insert("trace".into(), true.into());
     }
+    tree_options(args, &mut options);
     if args.crossplane_v2() {
         options.insert("crossplane".into(), "v2".into());
         if args.include_full_xr {
@@ -107,10 +112,50 @@ pub(crate) fn from_files(args: &RenderArgs) -> anyhow::Result<Gathered> {
         source: Source::Documents {
             origins,
             observed,
+            simulations,
             strict: true,
             compositions,
         },
     })
+}
+
+/// The options of the whole tree: iterations and the depth limit.
+fn tree_options(args: &RenderArgs, options: &mut Map<String, Value>) {
+    if args.until_ready {
+        options.insert("untilReady".into(), true.into());
+    }
+    if let Some(n) = args.iterations {
+        options.insert("iterations".into(), n.into());
+    }
+    if let Some(n) = args.depth_limit {
+        options.insert("depthLimit".into(), n.into());
+    }
+}
+
+/// The documents of every `--simulation` file.
+fn simulations(args: &RenderArgs) -> anyhow::Result<Vec<Doc>> {
+    let mut docs = Vec::new();
+    for p in &args.simulation {
+        docs.extend(documents_of(p, "Simulation")?);
+    }
+    Ok(docs)
+}
+
+/// The documents of a file (or directory) given for one role: at least one, each of `kind`.
+fn documents_of(path: &Path, kind: &str) -> anyhow::Result<Vec<Doc>> {
+    let docs = io::read_docs(path)?;
+    if docs.is_empty() {
+        return Err(input_error!("{}: no {kind} in the file (it is empty)", path.display()).into());
+    }
+    if let Some(d) = docs.iter().find(|d| d.kind() != kind) {
+        return Err(input_error!(
+            "{}: expected {kind} documents only, found {}",
+            d.origin(),
+            d.display_name()
+        )
+        .into());
+    }
+    Ok(docs)
 }
 
 /// `--environment`: EnvironmentConfig documents, or one plain object taken as an
@@ -191,21 +236,32 @@ pub(crate) fn from_cluster(args: &RenderArgs, target: &str) -> anyhow::Result<Ga
     };
     let inputs = cluster::block_on(cluster::fetch_render_inputs(&target, &opts))??;
     let mut request = inputs.request;
-    if let Some(options) = request.get_mut("options") {
+    let mut origins = inputs.origins;
+    if let Some(options) = request.get_mut("options").and_then(Value::as_object_mut) {
         if let Some(sem) = args.semantics {
-            options["semantics"] = json!(sem.as_str());
+            options.insert("semantics".into(), json!(sem.as_str()));
         }
         if args.trace {
-            options["trace"] = json!(true);
+            options.insert("trace".into(), json!(true));
+        }
+        tree_options(args, options);
+    }
+    let start = origins.len();
+    if let Some(Value::Array(docs)) = request.get_mut("documents") {
+        for d in simulations(args)? {
+            origins.push(d.origin());
+            docs.push(d.value);
         }
     }
+    let simulations = start..origins.len();
     Ok(Gathered {
         request: serde_json::to_vec(&request)?,
         paused: is_paused(&inputs.xr),
         xr: serde_json::to_vec(&inputs.xr)?,
         source: Source::Documents {
-            origins: inputs.origins,
+            origins,
             observed: inputs.composed,
+            simulations,
             strict: false,
             compositions: inputs.compositions,
         },

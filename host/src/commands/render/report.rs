@@ -10,8 +10,14 @@ use crate::io::{InputError, input_error};
 use crate::runtime::json::Json;
 use crate::trace;
 
-/// Prints Warning/Normal results on stderr (YAML mode); returns the first Fatal one.
-pub(crate) fn report_results(results: &Value, print: bool, color: trace::Color) -> Option<String> {
+/// Prints Warning/Normal results on stderr (YAML mode); returns the first Fatal one. `at` is the
+/// way to a nested XR's render (`network/subnets`), empty for the top XR's.
+pub(crate) fn report_results(
+    results: &Value,
+    at: &str,
+    print: bool,
+    color: trace::Color,
+) -> Option<String> {
     let mut fatal = None;
     for r in results.as_array().into_iter().flatten() {
         let severity = r
@@ -20,9 +26,11 @@ pub(crate) fn report_results(results: &Value, print: bool, color: trace::Color) 
             .unwrap_or("Normal");
         let message = r.get("message").and_then(Value::as_str).unwrap_or("");
         let resource = r.get("resource").and_then(Value::as_str);
-        let text = match resource {
-            Some(res) => format!("{res}: {message}"),
-            None => message.to_owned(),
+        let text = match (at, resource) {
+            ("", Some(res)) => format!("{res}: {message}"),
+            ("", None) => message.to_owned(),
+            (at, Some(res)) => format!("{at}/{res}: {message}"),
+            (at, None) => format!("{at}: {message}"),
         };
         if severity == "Fatal" {
             fatal.get_or_insert_with(|| with_location(text, r));
@@ -124,20 +132,22 @@ fn unused_observed(
     out
 }
 
-/// An observed resource the render did not use: an input error for files the user named
-/// (`strict`), a warning for what a cluster holds; an unused Secret is always a warning.
+/// A document of `range` (observed resources, Simulations: `what`) the render did not use: an
+/// input error for files the user named (`strict`), a warning for what a cluster holds; an
+/// unused Secret is always a warning.
 pub(crate) fn check_unused(
     inputs: Option<Json<'_>>,
     origins: &[String],
-    observed: &Range<usize>,
+    range: &Range<usize>,
     strict: bool,
+    what: &str,
 ) -> Result<(), InputError> {
-    for (i, kind, name, why) in unused_observed(inputs, observed) {
+    for (i, kind, name, why) in unused_observed(inputs, range) {
         if kind == "Secret" || !strict {
             eprintln!("warning: {}: ignoring {kind}/{name}: {why}", origins[i]);
         } else {
             return Err(input_error!(
-                "{}: observed resource {kind}/{name} is not used: {why}",
+                "{}: {what} {kind}/{name} is not used: {why}",
                 origins[i]
             ));
         }

@@ -7,7 +7,8 @@ use std::process::ExitCode;
 use serde_json::Value;
 
 use super::gather::{self, Gathered, Source};
-use super::{OutputFormat, RenderArgs, engine, report, stream};
+use super::walk::{self, Node, Orders};
+use super::{OutputFormat, RenderArgs, engine, iterations, report, stream, tree};
 use crate::commands::{CrossplaneFailed, EXIT_OK, EXIT_RENDER, RenderFailed};
 use crate::io::{self, Doc, input_error};
 use crate::runtime::json::Json;
@@ -55,14 +56,21 @@ pub(crate) fn run(args: &RenderArgs) -> anyhow::Result<ExitCode> {
         return Err(engine_error(&err, &gathered.source));
     }
     let mut v2 = false;
-    let order = match &gathered.source {
-        Source::Parts { order } => order.clone(),
-        Source::Documents {
-            origins,
-            observed,
-            strict,
-            compositions,
-        } => {
+    let orders = match &gathered.source {
+        // A raw documents request names the Composition it rendered, as one from files does.
+        Source::Parts { order } => {
+            let request = Json::parse(&gathered.request).ok();
+            let mut orders = Orders::of_request(order.clone(), request);
+            if order.is_empty()
+                && let Some(name) = doc
+                    .lookup(&["inputs", "composition"])
+                    .and_then(Json::as_str)
+            {
+                orders = Orders::of_request(orders.named(&name).unwrap_or_default(), request);
+            }
+            orders
+        }
+        Source::Documents { compositions, .. } => {
             let inputs = doc.get("inputs");
             if let Some(i) = inputs {
                 let text = |k: &str| i.get(k).and_then(Json::as_str).unwrap_or_default();
@@ -76,20 +84,67 @@ pub(crate) fn run(args: &RenderArgs) -> anyhow::Result<ExitCode> {
             v2 = args.crossplane_v2()
                 && args.semantics != Some(super::SemanticsArg::Native)
                 && composition.is_some_and(is_pipeline);
-            if v2 {
-                // `crossplane render` hands every observed resource to the functions, which
-                // ignore those no template names: not an error, and nothing is printed.
-                report::debug_unused(inputs, origins, observed);
-            } else {
-                report::check_unused(inputs, origins, observed, *strict)?;
-            }
-            composition.map(stream::output_order).unwrap_or_default()
+            let top = composition.map(stream::output_order).unwrap_or_default();
+            Orders::new(top, compositions)
         }
     };
-    if v2 && args.output == OutputFormat::Yaml {
-        return print_v2(args, &gathered, doc, &order);
+    let nodes = walk::nodes(doc, &orders);
+    if let Err(e) = check_documents(&gathered.source, doc, v2) {
+        // A nested level's warning (no Composition for its XR) says why documents went unused.
+        if args.output != OutputFormat::Json {
+            report_tree(&nodes, true, trace::Color::for_stderr());
+        }
+        return Err(e.into());
     }
-    print(args, &gathered, &response, doc, &order)
+    if v2 && args.output == OutputFormat::Yaml {
+        return print_v2(args, &gathered, doc, &orders, &nodes);
+    }
+    print(args, &gathered, &response, doc, &orders, &nodes)
+}
+
+/// The documents of a request from files or a cluster that the render did not use: observed
+/// resources (see [`report::check_unused`]) and Simulations.
+fn check_documents(source: &Source, doc: Json<'_>, v2: bool) -> Result<(), io::InputError> {
+    let Source::Documents {
+        origins,
+        observed,
+        simulations,
+        strict,
+        ..
+    } = source
+    else {
+        return Ok(());
+    };
+    let inputs = doc.get("inputs");
+    if v2 {
+        // `crossplane render` hands every observed resource to the functions, which ignore
+        // those no template names: not an error, and nothing is printed.
+        report::debug_unused(inputs, origins, observed);
+    } else {
+        report::check_unused(inputs, origins, observed, *strict, "observed resource")?;
+    }
+    report::check_unused(inputs, origins, simulations, true, "simulation")
+}
+
+/// Prints the results of every render of the tree on stderr (Warning and Normal ones when
+/// `print`), top first; returns the first Fatal one, and whether it is the top XR's.
+fn report_tree(nodes: &[Node<'_>], print: bool, color: trace::Color) -> Option<(bool, String)> {
+    let mut fatal = None;
+    for node in nodes {
+        let Some(results) = node.level.and_then(|l| l.get("results")) else {
+            continue;
+        };
+        let found = report::report_results(&results.to_value(), &node.at(), print, color);
+        if fatal.is_none() {
+            fatal = found.map(|f| (node.path.is_empty(), f));
+        }
+    }
+    fatal
+}
+
+/// What each iteration changed, on stderr.
+fn report_iterations(doc: Json<'_>) {
+    eprint!("{}", iterations::report(doc));
 }
 
 /// Whether an error is reported in `crossplane render`'s words: a v2 render from files of
@@ -105,12 +160,14 @@ fn is_pipeline(composition: &Value) -> bool {
 }
 
 /// Prints the answer as Crossplane v2's `crossplane render` does: the stream alone, or its
-/// error for a Fatal result (nothing on stdout then). Warnings go only to `-r` documents.
+/// error for a Fatal result (nothing on stdout then). Warnings go only to `-r` documents; those
+/// of nested XRs' renders, which `crossplane render` does not do, go to stderr.
 fn print_v2(
     args: &RenderArgs,
     gathered: &Gathered,
     doc: Json<'_>,
-    order: &[String],
+    orders: &Orders<'_>,
+    nodes: &[Node<'_>],
 ) -> anyhow::Result<ExitCode> {
     let fatal = doc
         .get("results")
@@ -126,51 +183,63 @@ fn print_v2(
         ))
         .into());
     }
+    report_iterations(doc);
+    let nested = nodes.get(1..).unwrap_or_default();
+    let nested_fatal = report_tree(nested, true, trace::Color::for_stderr());
     let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout());
     if args.validate {
         let mut written = Vec::new();
-        stream::yaml_stream(doc, &gathered.xr, order, true, &mut written)?;
+        stream::yaml_stream(doc, &gathered.xr, orders, true, &mut written)?;
         stream::write_extra_documents(doc, args, &mut written)?;
         stdout.write_all(&written)?;
         stdout.flush()?;
-        let written = String::from_utf8_lossy(&written);
-        if crate::commands::validate::check_rendered(&written, &validation_schemas(args)?)? {
-            return Err(RenderFailed("the rendered resources are not valid".into()).into());
-        }
-        return Ok(ExitCode::from(EXIT_OK));
+        validate_stream(args, &written)?;
+    } else {
+        // The engine wrote the XR as `crossplane render` prints it, `-x` included.
+        stream::yaml_stream(doc, &gathered.xr, orders, true, &mut stdout)?;
+        stream::write_extra_documents(doc, args, &mut stdout)?;
+        stdout.flush()?;
     }
-    // The engine wrote the XR as `crossplane render` prints it, `-x` included.
-    stream::yaml_stream(doc, &gathered.xr, order, true, &mut stdout)?;
-    stream::write_extra_documents(doc, args, &mut stdout)?;
-    stdout.flush()?;
-    Ok(ExitCode::from(EXIT_OK))
+    match nested_fatal {
+        Some((_, msg)) => Err(RenderFailed(msg).into()),
+        None => Ok(ExitCode::from(EXIT_OK)),
+    }
 }
 
-/// Prints the answer: the Output JSON, or the YAML stream with results and trace on stderr.
+/// Prints the answer: the Output JSON, the YAML stream or the tree, with results, trace and
+/// iterations on stderr.
 fn print(
     args: &RenderArgs,
     gathered: &Gathered,
     response: &[u8],
     doc: Json<'_>,
-    order: &[String],
+    orders: &Orders<'_>,
+    nodes: &[Node<'_>],
 ) -> anyhow::Result<ExitCode> {
     let color = trace::Color::for_stderr();
-    if (args.trace || args.request.is_some())
-        && args.output == OutputFormat::Yaml
-        && let Some(t) = doc.get("trace")
-    {
-        eprint!("{}", trace::render(&t.to_value(), color));
+    let human = args.output != OutputFormat::Json;
+    if (args.trace || args.request.is_some()) && human {
+        for node in nodes {
+            let Some(t) = node.level.and_then(|l| l.get("trace")) else {
+                continue;
+            };
+            if !node.path.is_empty() {
+                eprintln!("{} ({}):", node.at(), node.display_name());
+            }
+            eprint!("{}", trace::render(&t.to_value(), color));
+        }
+    }
+    if human && !gathered.paused {
+        report_iterations(doc);
     }
     // A paused XR gets the notice below instead of the engine's result saying the same.
-    let results = doc.get("results").map_or(Value::Null, Json::to_value);
-    let fatal = report::report_results(
-        &results,
-        args.output == OutputFormat::Yaml && !gathered.paused,
-        color,
-    );
+    let fatal = report_tree(nodes, human && !gathered.paused, color);
 
-    // A native reconcile that failed after the apply still shows what Crossplane applied.
-    let applied = fatal.is_some() && has_resources(doc);
+    // A native reconcile that failed after the apply still shows what Crossplane applied; a
+    // nested XR's failure leaves its parents' renders to show.
+    let top_fatal = matches!(fatal, Some((true, _)));
+    let applied = top_fatal && has_resources(doc);
+    let show = (!top_fatal || applied) && !gathered.paused;
     let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout());
     match args.output {
         OutputFormat::Json => {
@@ -181,23 +250,29 @@ fn print(
             stdout.write_all(&printed)?;
             stdout.write_all(b"\n")?;
         }
-        OutputFormat::Yaml if (fatal.is_none() || applied) && !gathered.paused => {
+        OutputFormat::Yaml if show => {
             if args.validate {
                 // The report checks the stream as written, so it is kept for the check.
                 let mut written = Vec::new();
-                write_stream(args, gathered, doc, order, &mut written)?;
+                write_stream(args, gathered, doc, orders, &mut written)?;
                 stdout.write_all(&written)?;
                 stdout.flush()?;
-                let written = String::from_utf8_lossy(&written);
-                if crate::commands::validate::check_rendered(&written, &validation_schemas(args)?)?
-                {
-                    return Err(RenderFailed("the rendered resources are not valid".into()).into());
-                }
+                validate_stream(args, &written)?;
             } else {
-                write_stream(args, gathered, doc, order, &mut stdout)?;
+                write_stream(args, gathered, doc, orders, &mut stdout)?;
             }
         }
-        OutputFormat::Yaml => {}
+        // The tree shows a failed render too: its objects are not synced.
+        OutputFormat::Tree if !gathered.paused => {
+            stdout.write_all(tree::render(nodes).as_bytes())?;
+            stdout.flush()?;
+            if args.validate && show {
+                let mut written = Vec::new();
+                write_stream(args, gathered, doc, orders, &mut written)?;
+                validate_stream(args, &written)?;
+            }
+        }
+        OutputFormat::Yaml | OutputFormat::Tree => {}
     }
     stdout.flush()?;
     if gathered.paused {
@@ -207,13 +282,22 @@ fn print(
         );
     }
     match fatal {
-        Some(msg) if applied => Err(RenderFailed(format!(
+        Some((_, msg)) if applied => Err(RenderFailed(format!(
             "{msg}\n  Crossplane fails this reconcile after applying the composed resources shown"
         ))
         .into()),
-        Some(msg) => Err(RenderFailed(msg).into()),
+        Some((_, msg)) => Err(RenderFailed(msg).into()),
         None => Ok(ExitCode::from(EXIT_OK)),
     }
+}
+
+/// `--validate`: the stream as written against the schemas; problems fail the render.
+fn validate_stream(args: &RenderArgs, written: &[u8]) -> anyhow::Result<()> {
+    let written = String::from_utf8_lossy(written);
+    if crate::commands::validate::check_rendered(&written, &validation_schemas(args)?)? {
+        return Err(RenderFailed("the rendered resources are not valid".into()).into());
+    }
+    Ok(())
 }
 
 /// The YAML stream and the documents `crossplane render` appends.
@@ -221,10 +305,10 @@ fn write_stream<W: std::io::Write>(
     args: &RenderArgs,
     gathered: &Gathered,
     doc: Json<'_>,
-    order: &[String],
+    orders: &Orders<'_>,
     out: &mut W,
 ) -> std::io::Result<()> {
-    stream::yaml_stream(doc, &gathered.xr, order, args.include_full_xr, &mut *out)?;
+    stream::yaml_stream(doc, &gathered.xr, orders, args.include_full_xr, &mut *out)?;
     stream::write_extra_documents(doc, args, out)
 }
 
@@ -274,7 +358,8 @@ fn validation_schemas(args: &RenderArgs) -> anyhow::Result<Vec<Doc>> {
             docs.extend(args.source.package_docs(c)?);
         }
     }
-    for path in [&args.xrd, &args.composition].into_iter().flatten() {
+    let files = args.xrd.iter().chain(&args.composition);
+    for path in files.chain(&args.source.composition_file) {
         docs.extend(io::read_docs(path)?);
     }
     if let Some(reference) = &args.source.package {

@@ -1,10 +1,11 @@
 //! The YAML stream `crossplane render` prints: the XR (partial unless --include-full-xr), each
-//! composed resource in Composition order with its composition-resource-name annotation, then
-//! the Result and Context documents.
+//! composed resource in Composition order with its composition-resource-name annotation (nested
+//! XRs in tree order), then the Result and Context documents.
 
 use serde_json::Value;
 
 use super::RenderArgs;
+use super::walk::{self, Orders};
 use crate::commands::crossplane_render;
 use crate::io::{self, YamlNode};
 use crate::runtime::json::{Json, sorted_members};
@@ -36,50 +37,26 @@ fn order_of_text(text: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// The YAML stream: the XR, then each composed resource, every document after `---`.
+/// The YAML stream: the XR, then each composed resource, every document after `---`; a nested
+/// XR is printed in its place as its own render leaves it, followed by its own resources.
 pub(crate) fn yaml_stream(
     output: Json<'_>,
     xr: &[u8],
-    order: &[String],
+    orders: &Orders<'_>,
     include_full_xr: bool,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
-    if let Some(desired) = output.get("composite") {
-        out.write_all(b"---\n")?;
-        let xr = if include_full_xr {
-            YamlNode::Json(desired)
-        } else {
-            partial_xr(desired, Json::parse(xr).ok())
-        };
-        io::write_yaml(out, xr)?;
-    }
-    let Some(resources) = output.get("resources").filter(|r| r.is_object()) else {
-        return Ok(());
-    };
-    let resources = sorted_members(resources);
-    let find = |name: &str| {
-        resources
-            .binary_search_by(|(k, _)| k.as_ref().cmp(name))
-            .ok()
-            .map(|i| resources[i].1)
-    };
-    let ordered: std::collections::HashSet<&str> = order.iter().map(String::as_str).collect();
-    let names = order
-        .iter()
-        .map(String::as_str)
-        .filter(|n| find(n).is_some())
-        .chain(
-            resources
-                .iter()
-                .map(|(k, _)| k.as_ref())
-                .filter(|k| !ordered.contains(k)),
-        );
-    for name in names {
-        let Some(resource) = find(name).and_then(|r| r.get("resource")) else {
+    for node in walk::nodes(output, orders) {
+        let Some(object) = node.object else {
             continue;
         };
         out.write_all(b"---\n")?;
-        io::write_yaml(out, with_annotation(resource, name))?;
+        let yaml = match node.path.last() {
+            None if include_full_xr => YamlNode::Json(object),
+            None => partial_xr(object, Json::parse(xr).ok()),
+            Some(name) => with_annotation(object, name),
+        };
+        io::write_yaml(out, yaml)?;
     }
     Ok(())
 }
