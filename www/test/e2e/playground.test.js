@@ -78,6 +78,8 @@ after(async () => {
 
 // The 150 KB budget is lifted (the regexp engine weighs what it weighs); this guards a
 // ceiling at today's size: growth fails, and the ceiling comes down as the engine shrinks.
+// The whole tree of a documents request (nested XRs, claims, iterations through simulated
+// providers) took it from 192,883 to 213,300 bytes (zlib level 9, as measured here).
 test('the engine wasm in www/dist stays under its size ceiling', () => {
   const wasm = readdirSync(join(dist, 'assets')).filter((f) => f.endsWith('.wasm'));
   assert.equal(wasm.length, 1, `one engine wasm expected, found ${wasm}`);
@@ -86,7 +88,7 @@ test('the engine wasm in www/dist stays under its size ceiling', () => {
   figures.wasmBytes = bytes.length;
   figures.wasmGzipBytes = gz;
   console.log(`engine wasm: ${bytes.length} bytes, ${gz} bytes gzipped`);
-  assert.ok(gz <= 193_000, `engine wasm gzip ${gz} bytes > 193,000-byte ceiling`);
+  assert.ok(gz <= 215_000, `engine wasm gzip ${gz} bytes > 215,000-byte ceiling`);
 });
 
 /** The text of a CodeMirror editor inside the element with this id. */
