@@ -2,7 +2,7 @@
 // even loaded, so the first output is not held up by the UI; it shows as plain text until then.
 import { collect, defaultExampleName } from './gallery.js';
 import { Renderer } from './renderer.js';
-import { decodeState, STORAGE_KEY } from './share.js';
+import { decodeState, readSettings, STORAGE_KEY } from './share.js';
 
 const examples = collect(
   import.meta.glob('../../examples/*/*.yaml', { query: '?raw', import: 'default', eager: true }),
@@ -54,15 +54,15 @@ async function initialState() {
 }
 
 const { state, example } = await initialState();
-const semantics = ['auto', 'native', 'function'].includes(state.semantics) ? state.semantics : 'auto';
+const { semantics, iterate } = readSettings(state);
 const texts = { xr: state.xr ?? '', composition: state.composition ?? '', observed: state.observed ?? '' };
-renderer.submit({ texts, semantics });
+renderer.submit({ texts, semantics, iterate });
 for (const key of Object.keys(texts)) plain(key, texts[key]);
 
 // The UI's code (CodeMirror) is evaluated once the first answer is on screen: evaluating it keeps
 // the page's thread busy, and the worker's messages wait for that thread.
 await Promise.race([answeredOnce, new Promise((resolve) => setTimeout(resolve, 1000))]);
 const { start } = await import('./main.js');
-onAnswer = start({ renderer, examples, texts, semantics, example });
+onAnswer = start({ renderer, examples, texts, semantics, iterate, example });
 for (const msg of early) onAnswer(msg);
 early = [];

@@ -2,6 +2,9 @@
 // request out, and the way back from an engine error to the patch at fault in the source.
 import { parseAllDocuments, parseDocument, stringify } from 'yaml';
 
+import { DEFAULT_ITERATIONS, iterationCap } from './share.js';
+import { hasNested, treeRows } from './tree.js';
+
 /** YAML 1.1 like kubectl (yes/no/on/off booleans, 0777 octals, << merge keys). */
 const PARSE = { version: '1.1', prettyErrors: true, uniqueKeys: true };
 
@@ -62,12 +65,15 @@ export const EDITORS = ['xr', 'composition', 'observed'];
 /**
  * The engine's documents request from the three editors' texts: every document typed, in editor
  * order; the engine chooses the XR, the Composition, the observed resources and the rest.
+ * With `iterate.untilReady` it asks for the eventual state: renders until the tree settles and
+ * is ready, at most `iterate.iterations` times (else DEFAULT_ITERATIONS), keeping every
+ * iteration's output.
  * Returns { request, problems: { xr, composition, observed }, origins, compositions } — request
  * is null when an editor holds a YAML error; origins[i] says where documents[i] was typed
  * ({ editor, doc, line, col, from, to }); compositions are the Composition editor's parsed
  * Documents, so the chosen one's patches can be found without parsing it again.
  */
-export function buildRequest(texts, semantics) {
+export function buildRequest(texts, semantics, iterate = null) {
   const problems = {};
   const documents = [];
   const origins = [];
@@ -87,6 +93,11 @@ export function buildRequest(texts, semantics) {
   if (failed) return { request: null, problems, origins, compositions };
   const options = { trace: true };
   if (semantics === 'native' || semantics === 'function') options.semantics = semantics;
+  if (iterate?.untilReady) {
+    // The cap is always given, so the same iterations can be asked for without untilReady.
+    const iterations = iterationCap(iterate.iterations) ?? DEFAULT_ITERATIONS;
+    Object.assign(options, { untilReady: true, iterations, keepIterations: true });
+  }
   // The XR pane says which object is the XR, so an unannotated observed object is not a rival.
   const xr = xrDocs.length === 1 ? xrDocs[0] : undefined;
   if (typeof xr?.kind === 'string' && typeof xr.metadata?.name === 'string') {
@@ -164,6 +175,24 @@ export function downloadYaml(output) {
   return texts(output).download;
 }
 
+/**
+ * The tree's rows (tree.js) with the YAML of each row's object, when the Output renders nested
+ * XRs; undefined otherwise.
+ */
+export function treeYaml(output) {
+  if (!hasNested(output)) return undefined;
+  return treeRows(output).map(({ object, ...row }) => ({ ...row, yaml: toYaml(object ?? {}) }));
+}
+
+/**
+ * For each of the Output's `iterations`, what the panes show of it: { yaml, tree } of its output,
+ * or null when the iteration kept none. Undefined when the render did not iterate.
+ */
+export function iterationViews(output) {
+  if (!Array.isArray(output?.iterations)) return undefined;
+  return output.iterations.map((it) => (it?.output ? { yaml: texts(it.output).yaml, tree: treeYaml(it.output) } : null));
+}
+
 /** The panes' YAML and the download, each document written once (stringify is the slow part). */
 function texts(output) {
   const entries = Object.entries(output.resources ?? {}).map(([name, r]) => [name, r.ready, toYaml(r.resource)]);
@@ -182,8 +211,9 @@ function toYaml(v) {
  * What the page shows of an answer, prepared in the worker so the page needs no YAML library:
  * the output as YAML texts; where each patch or template the answer names (by `source`: trace
  * entries, the error, Fatal results) is in the Composition (its text, or its parsed Document), as
- * [[source, { from, to }], ...]; and `faults`, the patches that failed (a thrown error, or trace
- * entries whose outcome is failed), as editor markers.
+ * [[source, { from, to }], ...]; `faults`, the patches that failed (a thrown error, or trace
+ * entries whose outcome is failed), as editor markers; the tree's rows with their YAML (`tree`)
+ * and each iteration's texts and tree (`steps`), when the Output has them.
  */
 export function presentation(composition, { output, error }) {
   const locate = sourceLocator(composition);
@@ -206,7 +236,7 @@ export function presentation(composition, { output, error }) {
   }
   const found = [...locations].filter(([, where]) => where);
   if (!output) return { locations: found, faults };
-  return { locations: found, faults, ...texts(output) };
+  return { locations: found, faults, ...texts(output), tree: treeYaml(output), steps: iterationViews(output) };
 }
 
 /** Why a traced patch failed, in one line. */

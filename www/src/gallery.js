@@ -5,7 +5,8 @@ export const DEFAULT_EXAMPLE = 'platform-db';
 
 /**
  * Groups `.../examples/<name>/<file>.yaml` texts by example into { name: { xr, composition,
- * observed } }, sorted by name; directories without both an xr.yaml and a composition.yaml are left out.
+ * observed, untilReady? } }, sorted by name; directories without both an xr.yaml and a
+ * composition.yaml are left out.
  */
 export function collect(fileMap) {
   const byName = {};
@@ -18,9 +19,11 @@ export function collect(fileMap) {
   for (const name of Object.keys(byName).sort()) {
     const f = byName[name];
     if (!f.xr || !f.composition) continue;
-    // The environment, when an example has one, travels in the observed editor.
-    const observed = [f.observed, f.environment].filter(Boolean).map(withNewline).join('---\n');
+    // The environment and the simulated providers, when an example has them, travel in the
+    // observed editor; an example with a simulation opens iterating until ready.
+    const observed = [f.observed, f.environment, f.simulation].filter(Boolean).map(withNewline).join('---\n');
     out[name] = { xr: f.xr, composition: f.composition, observed };
+    if (f.simulation) out[name].untilReady = true;
   }
   return out;
 }

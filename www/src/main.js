@@ -1,7 +1,9 @@
 // The playground's UI: three YAML editors in, the engine's answer out, re-rendered on every edit.
 import { createEditor, highlightRange, setText, showProblems } from './editors.js';
-import { encodeState, MAX_FRAGMENT, STORAGE_KEY } from './share.js';
+import { DEFAULT_ITERATIONS, encodeState, iterationCap, MAX_FRAGMENT, stateOf, STORAGE_KEY } from './share.js';
 import { describeEntry } from './trace.js';
+import { changedPaths, iterationSummary, treeResults } from './tree.js';
+import { drawChanges, drawIterations, drawTree } from './treeview.js';
 import { connectionRows, inputRows } from './view.js';
 
 const DEBOUNCE_MS = 30;
@@ -14,9 +16,19 @@ const metrics = window.__xprender;
  * Builds the UI around the running renderer and the initial documents; returns the handler of
  * the renderer's answers.
  */
-export function start({ renderer, examples, texts, semantics, example }) {
+export function start({ renderer, examples, texts, semantics, iterate, example }) {
   let lastOutput = null;
   let lastDownload = '';
+  /** The last answer with an output, and the output shown (the answer's, or an iteration's). */
+  let lastAnswer = null;
+  let shown = null;
+  /** The iteration shown (an index into the output's `iterations`; -1 when it has none), and
+   * the one the user chose, kept across renders while the new answer has it. */
+  let step = -1;
+  let pinned = null;
+  /** The tree's folded rows and chosen row, by path, kept across renders and iterations. */
+  const collapsed = new Set();
+  let selectedPath = '';
   /** Where the last answer's patches are in the Composition text it was rendered from, by `source`. */
   let locations = new Map();
   let debounce = null;
@@ -31,12 +43,17 @@ export function start({ renderer, examples, texts, semantics, example }) {
   const outputs = {
     resources: createEditor($('out-resources'), { readOnly: true, label: 'composed resources' }),
     composite: createEditor($('out-composite'), { readOnly: true, label: 'desired XR' }),
+    object: createEditor($('out-object'), { readOnly: true, label: 'the object chosen in the tree' }),
   };
   $('semantics').value = semantics;
+  $('until-ready').checked = iterate.untilReady;
+  $('iterations').value = iterate.iterations ?? '';
+  $('iterations').placeholder = String(DEFAULT_ITERATIONS);
 
   function current() {
     const t = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, v.state.doc.toString()]));
-    return { texts: t, semantics: $('semantics').value };
+    const iterations = iterationCap($('iterations').value);
+    return { texts: t, semantics: $('semantics').value, iterate: { untilReady: $('until-ready').checked, iterations } };
   }
 
   function edited() {
@@ -86,15 +103,117 @@ export function start({ renderer, examples, texts, semantics, example }) {
     }
     lastOutput = msg.output;
     lastDownload = msg.download;
-    showOutput(msg.output, msg.yaml, msg.origins);
+    lastAnswer = msg;
+    const count = msg.output.iterations?.length ?? 0;
+    step = pinned !== null && pinned < count ? pinned : count - 1;
+    $('render-error').hidden = true;
+    highlightRange(inputs.composition, null);
+    showView();
     if (metrics.firstOutputAt === null) requestAnimationFrame(() => (metrics.firstOutputAt ??= performance.now()));
+    if (msg.iterationError) {
+      showIterationError(msg.iterationError, count);
+      status(`${msg.iterationError.kind}: ${msg.iterationError.message}`, true);
+      return;
+    }
     const fatal = (msg.output.results ?? []).find((r) => r.severity === 'Fatal');
     if (fatal) {
       showFatal(fatal, Object.keys(msg.output.resources ?? {}).length > 0);
       status(`Fatal: ${fatal.message}`, true);
       return;
     }
-    status(`rendered in ${msg.ms.toFixed(2)} ms`);
+    const settled = count ? `, ${count} iterations` : '';
+    status(`rendered in ${msg.ms.toFixed(2)} ms${settled}`);
+  }
+
+  /** An iterating render that untilReady failed: the iterations it ran stay on show. */
+  function showIterationError(error, count) {
+    const box = $('render-error');
+    box.textContent = `${error.kind}: ${error.message}\nThe ${count} iterations the engine rendered are shown below.`;
+    box.hidden = false;
+  }
+
+  /** What the panes show: the last answer's output, or the chosen iteration's. */
+  function viewed() {
+    const msg = lastAnswer;
+    const it = step >= 0 ? msg.output.iterations?.[step] : undefined;
+    const view = it?.output && msg.steps?.[step];
+    if (view) return { out: it.output, yaml: view.yaml, tree: view.tree, iteration: it };
+    return { out: msg.output, yaml: msg.yaml, tree: msg.tree, iteration: it };
+  }
+
+  function showView() {
+    const { out, yaml, tree, iteration } = viewed();
+    shown = out;
+    showOutput(out, yaml, lastAnswer.origins, lastAnswer.output.inputs);
+    showTree(tree, iteration);
+    showIterations();
+  }
+
+  /** The tab of that name shown or hidden; a hidden tab that was selected gives way to the first. */
+  function tabShown(name, visible) {
+    const tab = document.querySelector(`nav [data-tab="${name}"]`);
+    const was = !tab.hidden;
+    tab.hidden = !visible;
+    if (!visible && tab.getAttribute('aria-selected') === 'true') selectTab('resources');
+    return was;
+  }
+
+  function selectTab(name) {
+    for (const t of document.querySelectorAll('nav [data-tab]')) t.setAttribute('aria-selected', String(t.dataset.tab === name));
+    for (const p of document.querySelectorAll('.tab')) p.hidden = p.dataset.tab !== name;
+  }
+
+  /** The tree of nested XRs; the first time a render has one, its tab is opened. */
+  function showTree(rows, iteration) {
+    const had = tabShown('tree', Boolean(rows));
+    if (!rows) return;
+    if (!had) selectTab('tree');
+    if (!rows.some((r) => r.path === selectedPath)) selectedPath = '';
+    const chosen = rows.find((r) => r.path === selectedPath);
+    setText(outputs.object, chosen.yaml);
+    drawTree($('tree'), rows, {
+      collapsed,
+      selected: selectedPath,
+      changed: changedPaths(iteration?.changes),
+      onSelect: (row) => {
+        selectedPath = row.path;
+        showTree(rows, iteration);
+        // The table was drawn anew: the keyboard stays on the chosen row.
+        $('tree').querySelector(`tr.tree-row[data-path="${CSS.escape(row.path)}"]`)?.focus();
+      },
+      onToggle: (path) => {
+        if (!collapsed.delete(path)) collapsed.add(path);
+        showTree(rows, iteration);
+      },
+    });
+  }
+
+  /** The stepper and the Iterations tab: the iterations, the shown one and what it changed. */
+  function showIterations() {
+    const iterations = lastAnswer.output.iterations ?? [];
+    tabShown('iterations', iterations.length > 0);
+    $('stepper').hidden = iterations.length === 0;
+    if (!iterations.length) return;
+    const it = iterations[step];
+    const select = $('step');
+    select.replaceChildren(...iterations.map((x) => new Option(String(x.iteration))));
+    select.value = String(it.iteration);
+    $('step-count').textContent = `of ${iterations.length}`;
+    $('step-prev').disabled = step === 0;
+    $('step-next').disabled = step === iterations.length - 1;
+    $('step-summary').textContent = iterationSummary(it);
+    drawIterations($('iterations-list'), iterations, step, goTo);
+    $('changes-title').textContent = `What iteration ${it.iteration} changed`;
+    drawChanges($('changes'), it.changes);
+  }
+
+  function goTo(index) {
+    const count = lastAnswer?.output.iterations?.length ?? 0;
+    if (index < 0 || index >= count) return;
+    step = index;
+    // The newest iteration is followed by the next render; an earlier one stays chosen.
+    pinned = index === count - 1 ? null : index;
+    showView();
   }
 
   /**
@@ -136,9 +255,7 @@ export function start({ renderer, examples, texts, semantics, example }) {
     if (lastOutput) $('outputs').classList.add('stale');
   }
 
-  function showOutput(out, y, origins) {
-    $('render-error').hidden = true;
-    highlightRange(inputs.composition, null);
+  function showOutput(out, y, origins, chosen) {
     setText(outputs.resources, y.resources);
     setText(outputs.composite, y.composite);
     showConnection();
@@ -151,9 +268,10 @@ export function start({ renderer, examples, texts, semantics, example }) {
     showTrace(out.trace ?? []);
     $('inputs').replaceChildren(
       row(['input', 'what the engine chose'], 'th'),
-      ...inputRows(out.inputs, origins).map((cells) => row(cells, 'td')),
+      ...inputRows(chosen, origins).map((cells) => row(cells, 'td')),
     );
-    const results = out.results ?? [];
+    // Every level's results; a nested XR's render's name their resource by its path in the tree.
+    const results = treeResults(out);
     $('results-count').textContent = results.length ? `(${results.length})` : '';
     $('results').replaceChildren(
       ...(results.length ? results : [{ severity: 'Normal', message: 'no results' }]).map((r) => {
@@ -177,9 +295,9 @@ export function start({ renderer, examples, texts, semantics, example }) {
   }
 
   function showConnection() {
-    if (!lastOutput) return;
+    if (!shown) return;
     const decoded = $('decode').checked;
-    const rows = connectionRows(lastOutput.connectionDetails, decoded);
+    const rows = connectionRows(shown.connectionDetails, decoded);
     $('connection').replaceChildren(
       row(['key', decoded ? 'value (decoded)' : 'value (base64)'], 'th'),
       ...(rows.length ? rows : [{ key: '(none)', value: '' }]).map((r) =>
@@ -240,7 +358,7 @@ export function start({ renderer, examples, texts, semantics, example }) {
   function persist(request) {
     clearTimeout(persistTimer);
     persistTimer = setTimeout(async () => {
-      const full = { ...request.texts, semantics: request.semantics };
+      const full = stateOf(request);
       try {
         localStorage.setItem(STORAGE_KEY, JSON.stringify(full));
       } catch {
@@ -252,14 +370,16 @@ export function start({ renderer, examples, texts, semantics, example }) {
   }
 
   for (const tab of document.querySelectorAll('nav [data-tab]')) {
-    tab.addEventListener('click', () => {
-      for (const t of document.querySelectorAll('nav [data-tab]')) t.setAttribute('aria-selected', String(t === tab));
-      for (const p of document.querySelectorAll('.tab')) p.hidden = p.dataset.tab !== tab.dataset.tab;
-    });
+    tab.addEventListener('click', () => selectTab(tab.dataset.tab));
   }
 
   $('decode').addEventListener('change', showConnection);
   $('semantics').addEventListener('change', renderNow);
+  $('until-ready').addEventListener('change', renderNow);
+  $('iterations').addEventListener('input', edited);
+  $('step-prev').addEventListener('click', () => goTo(step - 1));
+  $('step-next').addEventListener('click', () => goTo(step + 1));
+  $('step').addEventListener('change', () => goTo($('step').selectedIndex));
 
   const select = $('example');
   select.append(new Option('(choose)', ''));
@@ -269,12 +389,14 @@ export function start({ renderer, examples, texts, semantics, example }) {
     const ex = examples[select.value];
     if (!ex) return;
     for (const key of Object.keys(inputs)) setText(inputs[key], ex[key] ?? '');
+    // An example with simulated providers opens at its eventual state.
+    $('until-ready').checked = ex.untilReady === true;
+    pinned = null;
     renderNow();
   });
 
   $('share').addEventListener('click', async () => {
-    const { texts: t, semantics: s } = current();
-    const fragment = await encodeState({ ...t, semantics: s });
+    const fragment = await encodeState(stateOf(current()));
     if (fragment.length > MAX_FRAGMENT) {
       status('the documents are too large for a link', true);
       return;

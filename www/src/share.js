@@ -7,6 +7,32 @@ export const MAX_FRAGMENT = 32 * 1024;
 /** Where the last session's documents are kept when the URL holds none. */
 export const STORAGE_KEY = 'xprender-playground';
 
+/** The playground's iterations cap when none is typed. */
+export const DEFAULT_ITERATIONS = 20;
+
+/** An iterations cap as typed: a whole number from 1, else none (DEFAULT_ITERATIONS applies). */
+export function iterationCap(n) {
+  const v = typeof n === 'string' && n.trim() === '' ? NaN : Number(n);
+  return Number.isInteger(v) && v >= 1 ? v : undefined;
+}
+
+/**
+ * The render settings a state holds (a link's or the last session's), each checked: the
+ * semantics, and whether to iterate until ready with its cap.
+ */
+export function readSettings(state) {
+  const semantics = ['auto', 'native', 'function'].includes(state?.semantics) ? state.semantics : 'auto';
+  return { semantics, iterate: { untilReady: state?.untilReady === true, iterations: iterationCap(state?.iterations) } };
+}
+
+/** The state to keep: the three documents and the settings, flat (as links have always held them). */
+export function stateOf({ texts, semantics, iterate }) {
+  const state = { ...texts, semantics };
+  if (iterate?.untilReady) state.untilReady = true;
+  if (iterate?.iterations !== undefined) state.iterations = iterate.iterations;
+  return state;
+}
+
 export async function encodeState(state) {
   const bytes = new TextEncoder().encode(JSON.stringify(state));
   const packed = await pipe(bytes, new CompressionStream('deflate-raw'));

@@ -1,6 +1,6 @@
 // The render worker: parses the three editors' YAML, hands every document to the engine's
-// documents request (timing only the render), and prepares the output's YAML, so the page
-// stays responsive and light.
+// documents request (timing only the render), and prepares the output's YAML (the tree's and
+// each iteration's too), so the page stays responsive and light.
 import init, { renderDocuments } from '../xprender-wasm/web/xprender.js';
 import { answerProblems, buildRequest, chosenComposition, EDITORS, presentation } from './documents.js';
 
@@ -8,7 +8,7 @@ const ready = init();
 
 self.onmessage = async (e) => {
   const { id, request } = e.data;
-  const { request: req, problems, origins, compositions } = buildRequest(request.texts, request.semantics);
+  const { request: req, problems, origins, compositions } = buildRequest(request.texts, request.semantics, request.iterate);
   if (!req) {
     self.postMessage({ id, problems });
     return;
@@ -24,7 +24,17 @@ self.onmessage = async (e) => {
   try {
     answer = { output: renderDocuments(req.documents, req.options) };
   } catch (err) {
-    answer = { error: { kind: err.kind ?? 'Internal', message: err.message ?? String(err), context: err.context ?? {} } };
+    answer = { error: thrown(err) };
+  }
+  // A tree that settles unready, or not within the cap, is an error of untilReady alone: the
+  // same iterations without it show how far it got, beside the error.
+  if (answer.error?.kind === 'Render' && req.options.untilReady) {
+    try {
+      const output = renderDocuments(req.documents, { ...req.options, untilReady: false });
+      if (Array.isArray(output.iterations)) answer = { output, iterationError: answer.error };
+    } catch {
+      // Not an error of untilReady (an oscillation, a failing patch): the error is the answer.
+    }
   }
   const ms = performance.now() - start;
   // The engine's word on the documents (unused ones, the one at fault) joins the YAML problems.
@@ -34,3 +44,7 @@ self.onmessage = async (e) => {
   const typed = origins.map(({ editor, doc }) => ({ editor, doc }));
   self.postMessage({ id, problems: all, ms, origins: typed, ...answer, ...presentation(composition, answer) });
 };
+
+function thrown(err) {
+  return { kind: err.kind ?? 'Internal', message: err.message ?? String(err), context: err.context ?? {} };
+}

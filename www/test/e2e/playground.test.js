@@ -1,16 +1,21 @@
 // The playground in real headless Chromium: opens the built page (www/dist), loads an example,
 // edits the XR and sees the composed resource change, opens the explain trace, breaks the YAML and
-// sees the error marker. Measures navigation → first output, keystroke → output and the engine's
-// gzip size; saves screenshots under target/.
+// sees the error marker; loads the nested platform and walks its tree and iterations. Measures
+// navigation → first output, keystroke → output and the engine's gzip size; saves screenshots
+// under target/.
 import assert from 'node:assert/strict';
 import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
 import { dirname, extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateRawSync, gzipSync } from 'node:zlib';
 import { after, before, test } from 'node:test';
 
 import { chromium } from 'playwright-core';
+
+import { buildRequest } from '../../src/documents.js';
+import { collect } from '../../src/gallery.js';
 
 const www = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dist = join(www, 'dist');
@@ -73,6 +78,8 @@ after(async () => {
 
 // The 150 KB budget is lifted (the regexp engine weighs what it weighs); this guards a
 // ceiling at today's size: growth fails, and the ceiling comes down as the engine shrinks.
+// The whole tree of a documents request (nested XRs, claims, iterations through simulated
+// providers) took it from 192,883 to 213,300 bytes (zlib level 9, as measured here).
 test('the engine wasm in www/dist stays under its size ceiling', () => {
   const wasm = readdirSync(join(dist, 'assets')).filter((f) => f.endsWith('.wasm'));
   assert.equal(wasm.length, 1, `one engine wasm expected, found ${wasm}`);
@@ -81,7 +88,7 @@ test('the engine wasm in www/dist stays under its size ceiling', () => {
   figures.wasmBytes = bytes.length;
   figures.wasmGzipBytes = gz;
   console.log(`engine wasm: ${bytes.length} bytes, ${gz} bytes gzipped`);
-  assert.ok(gz <= 193_000, `engine wasm gzip ${gz} bytes > 193,000-byte ceiling`);
+  assert.ok(gz <= 215_000, `engine wasm gzip ${gz} bytes > 215,000-byte ceiling`);
 });
 
 /** The text of a CodeMirror editor inside the element with this id. */
@@ -378,4 +385,251 @@ test('the page follows the system colour scheme', async () => {
   }
   assert.equal(colors.light, 'rgb(255, 255, 255)');
   assert.equal(colors.dark, 'rgb(26, 28, 33)');
+});
+
+/** The gallery's nested platform (three levels of XRs, simulated providers); it must stay in examples/. */
+const TREE_EXAMPLE = 'platform-tree';
+
+/** The gallery's examples as the page bundles them. */
+function gallery() {
+  const files = {};
+  const root = join(www, '..', 'examples');
+  for (const dir of readdirSync(root)) {
+    if (!existsSync(join(root, dir, 'xr.yaml'))) continue;
+    for (const f of readdirSync(join(root, dir)).filter((f) => f.endsWith('.yaml'))) {
+      files[`examples/${dir}/${f}`] = readFileSync(join(root, dir, f), 'utf8');
+    }
+  }
+  return collect(files);
+}
+
+const engine = createRequire(import.meta.url)(join(www, 'xprender-wasm', 'nodejs', 'xprender.js'));
+
+/**
+ * What the tree shows of an Output, walked here on its own: [level, Kind/name, ready] for the XR
+ * and each composed resource, a nested XR (as its own render leaves it) before its own.
+ */
+function expectedRows(out) {
+  const name = (o) => `${o.kind}/${o.metadata?.name ?? `${o.metadata?.generateName}*`}`;
+  const rows = [[0, name(out.composite), String(out.ready === true)]];
+  const walk = (o, level) => {
+    for (const r of Object.values(o.resources)) {
+      rows.push([level, name(r.nested?.composite ?? r.resource), String(r.ready)]);
+      if (r.nested) walk(r.nested, level + 1);
+    }
+  };
+  walk(out, 1);
+  return rows;
+}
+
+/** The tree's rows on the page: [level, Kind/name, ready ('true'/'false'), synced]. */
+function pageRows(page) {
+  return page.$$eval('#tree tr.tree-row', (trs) =>
+    trs.map((tr) => [
+      Number(tr.dataset.level),
+      tr.querySelector('.label').textContent,
+      tr.querySelector('.ready').textContent.toLowerCase(),
+      tr.querySelector('.synced').textContent.toLowerCase(),
+    ]),
+  );
+}
+
+/** The changes table on the page, as [resource, object, change, path]. */
+function pageChanges(page) {
+  return page.$$eval('#changes tr.change', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+}
+
+test('the nested platform shows its tree and steps through its iterations', async () => {
+  const example = gallery()[TREE_EXAMPLE];
+  assert.ok(example, `examples/${TREE_EXAMPLE} is missing`);
+  const { request } = buildRequest(example, 'auto', { untilReady: true });
+  const want = engine.renderDocuments(request.documents, request.options);
+  const iterations = want.iterations;
+  assert.ok(iterations.length >= 3, 'the example takes several iterations to settle');
+
+  const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await page.goto(`${base}#`);
+  await waitForEditorText(page, 'out-resources', 'kind: ');
+  assert.equal(await page.isVisible('nav [data-tab="tree"]'), false, 'no tree for an XR without nested XRs');
+  assert.equal(await page.isChecked('#until-ready'), false);
+
+  // One click: the example opens iterating until ready, on its tree.
+  await page.selectOption('#example', TREE_EXAMPLE);
+  await page.waitForSelector('#stepper:not([hidden])', { timeout: 10_000 });
+  assert.equal(await page.isChecked('#until-ready'), true);
+  await page.waitForSelector('.tab[data-tab="tree"]:not([hidden])');
+  // The stepper stands on the last iteration: the tree is its output's, the final state.
+  const wantRows = expectedRows(iterations.at(-1).output);
+  assert.equal(wantRows.length, 9);
+  assert.deepStrictEqual(new Set(wantRows.map(String)), new Set(expectedRows(want).map(String)));
+  assert.deepStrictEqual(await pageRows(page), wantRows.map((r) => [...r, 'true']));
+  assert.match(await page.textContent('#status'), new RegExp(`, ${iterations.length} iterations$`));
+  // The chosen row's object: the XR first, then a click on the VPC.
+  assert.match(await editorText(page, 'out-object'), /^apiVersion: platform\.example\.org\/v1alpha1\nkind: XPlatform\n/);
+  await page.locator('#tree tr.tree-row', { hasText: 'VPC/' }).click();
+  await waitForEditorText(page, 'out-object', 'kind: VPC');
+  const vpc = await editorText(page, 'out-object');
+  const vpcName = want.resources.network.nested.resources.vpc.resource.metadata.name;
+  assert.match(vpc, new RegExp(`\\n  name: ${vpcName}\\n`));
+  assert.match(vpc, /cidrBlock: 10\.0\.0\.0\/16/);
+  await page.screenshot({ path: join(artifacts, 'playground-e2e-tree.png') });
+
+  // Folding the network hides its VPC, XSubnets and Subnets.
+  await page.click('#tree tr.tree-row[data-path="network"] .toggle');
+  const visible = () => page.$$eval('#tree tr.tree-row:not([hidden])', (trs) => trs.map((tr) => tr.dataset.path));
+  assert.deepStrictEqual((await visible()).sort(), ['', 'cluster', 'cluster/eks', 'dns', 'network']);
+  await page.click('#tree tr.tree-row[data-path="network"] .toggle');
+  assert.equal((await visible()).length, 9);
+
+  // The stepper starts at the last iteration; the Iterations tab lists them all.
+  assert.equal(await page.$eval('#step', (s) => s.options.length), iterations.length);
+  assert.equal(await page.inputValue('#step'), String(iterations.at(-1).iteration));
+  await page.click('nav [data-tab="iterations"]');
+  assert.equal(await page.locator('#iterations-list li').count(), iterations.length);
+  // Step back to the first iteration and forward again: each shows its tree, its output and
+  // what it changed.
+  const check = async (k) => {
+    const it = iterations[k];
+    assert.equal(await page.inputValue('#step'), String(it.iteration));
+    assert.match(await page.textContent('#changes-title'), new RegExp(`iteration ${it.iteration} changed$`));
+    const shownChanges = await pageChanges(page);
+    assert.deepStrictEqual(
+      shownChanges,
+      it.changes.map((c) => [c.resource ?? '(XR)', c.object, c.change, c.path ?? '']),
+      `iteration ${it.iteration}: changes`,
+    );
+    await page.screenshot({ path: join(artifacts, `playground-e2e-iteration-${it.iteration}.png`) });
+    await page.click('nav [data-tab="tree"]');
+    assert.deepStrictEqual(
+      (await pageRows(page)).map((r) => r.slice(0, 3)),
+      expectedRows(it.output),
+      `iteration ${it.iteration}: tree`,
+    );
+    await page.click('nav [data-tab="composite"]');
+    const composite = await editorText(page, 'out-composite');
+    const condition = it.output.composite.status?.conditions?.find((c) => c.type === 'Ready');
+    assert.match(composite, new RegExp(`reason: ${condition.reason}\\n`), `iteration ${it.iteration}: desired XR`);
+    await page.click('nav [data-tab="iterations"]');
+  };
+  await check(iterations.length - 1);
+  for (let k = iterations.length - 2; k >= 0; k--) {
+    await page.click('#step-prev');
+    await check(k);
+  }
+  assert.equal(await page.isDisabled('#step-prev'), true);
+  // The VPC's id reaches the platform's status in one iteration, shown with its value.
+  const up = iterations.findIndex((it) => it.changes.some((c) => c.resource === undefined && c.path === 'status.vpcId'));
+  assert.ok(up > 0, 'an iteration writes the platform status.vpcId');
+  await page.selectOption('#step', String(iterations[up].iteration));
+  const row = page.locator('#changes tr.change', { hasText: 'status.vpcId' }).filter({ hasText: '(XR)' });
+  const detail = await row.evaluate((tr) => tr.nextElementSibling.textContent);
+  assert.equal(detail, '→ "vpc-0a1b2c3d"');
+  await page.selectOption('#step', '1');
+  // The first render adds every object of the tree; the tree marks each row so.
+  assert.ok(iterations[0].changes.every((c) => c.change === 'added'));
+  await page.click('nav [data-tab="tree"]');
+  assert.equal(await page.locator('#tree tr.tree-row .badge.change-added').count(), 9);
+  await page.click('#step-next');
+  assert.equal(await page.inputValue('#step'), '2');
+  // A click in the list goes straight to an iteration.
+  await page.click('nav [data-tab="iterations"]');
+  await page.click(`#iterations-list li[data-iteration="${iterations.length}"]`);
+  assert.equal(await page.inputValue('#step'), String(iterations.length));
+  assert.equal(await page.isDisabled('#step-next'), true);
+
+  // The link keeps until ready: a fresh page opens iterating.
+  await page.click('#share');
+  const url = await page.evaluate(() => location.href);
+  const again = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+  await again.goto(url);
+  await again.waitForSelector('#stepper:not([hidden])', { timeout: 10_000 });
+  assert.equal(await again.isChecked('#until-ready'), true);
+  assert.equal(await again.$eval('#step', (s) => s.options.length), iterations.length);
+  await again.close();
+
+  // A cap the tree cannot settle within: the engine's error, and the iterations it rendered.
+  await page.fill('#iterations', '2');
+  await page.waitForFunction(() => document.querySelector('#render-error')?.textContent.includes('did not settle within 2 iterations'), null, {
+    timeout: 10_000,
+  });
+  assert.equal(await page.$eval('#step', (s) => s.options.length), 2);
+  assert.equal(await page.$('#outputs.stale'), null, 'the iterations are current, not stale');
+  await page.fill('#iterations', '');
+  await page.waitForSelector('#render-error', { state: 'hidden', timeout: 10_000 });
+
+  assert.deepStrictEqual(errors, [], 'page errors');
+  await page.close();
+});
+
+test('a nested XR without a Composition is marked in the tree, with the warning', async () => {
+  const example = gallery()[TREE_EXAMPLE];
+  // The XSubnets' Composition gives way to its XRD: the engine knows it for an XR, and has no
+  // Composition to render it with.
+  const docs = example.composition.split(/^---\n/m);
+  const xrd = `apiVersion: apiextensions.crossplane.io/v1
+kind: CompositeResourceDefinition
+metadata:
+  name: xsubnets.platform.example.org
+spec:
+  group: platform.example.org
+  names: {kind: XSubnets, plural: xsubnets}
+  versions:
+    - {name: v1alpha1, served: true, referenceable: true, schema: {openAPIV3Schema: {type: object}}}
+`;
+  const composition = [...docs.filter((d) => !/^  name: subnets$/m.test(d)), xrd].join('---\n');
+  assert.equal(composition.split(/^---\n/m).length, docs.length);
+  const state = { xr: example.xr, composition, observed: '', semantics: 'auto' };
+  const fragment = deflateRawSync(Buffer.from(JSON.stringify(state))).toString('base64url');
+  const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${base}#${fragment}`);
+  await page.waitForSelector('.tab[data-tab="tree"]:not([hidden]) tr.tree-row', { timeout: 10_000 });
+  assert.equal(await page.isVisible('#stepper'), false, 'no iterations unless asked');
+  const rows = await pageRows(page);
+  assert.deepStrictEqual(rows.map((r) => r[1].split('/')[0]), ['XPlatform', 'XNetwork', 'VPC', 'XSubnets', 'XCluster', 'Cluster', 'Zone']);
+  const subnets = rows.find((r) => r[1].startsWith('XSubnets/'));
+  assert.equal(subnets[3], 'false', 'XSubnets is not synced');
+  assert.deepStrictEqual(rows.filter((r) => r[3] === 'false').length, 1);
+  const note = await page.textContent('#tree tr.tree-note[data-path="network/subnets"]');
+  assert.match(note, /^Warning: cannot render nested composite resource XSubnets\/.*: no Composition for its type/);
+  assert.match(await page.textContent('#results'), /Warning \[network\/subnets\]: cannot render nested composite resource/);
+  await page.screenshot({ path: join(artifacts, 'playground-e2e-tree-warning.png') });
+  assert.deepStrictEqual(errors, [], 'page errors');
+  await page.close();
+});
+
+test('a tree that never settles shows the oscillation error', async () => {
+  const fixture = join(www, '..', 'tests', 'fixtures', 'tree', 'oscillation', 'request.json');
+  const { documents } = JSON.parse(readFileSync(fixture, 'utf8'));
+  // JSON is YAML: the XR in its editor, the Composition in its own.
+  const xr = documents.find((d) => d.kind !== 'Composition');
+  const composition = documents.find((d) => d.kind === 'Composition');
+  const state = {
+    xr: JSON.stringify(xr, null, 2),
+    composition: JSON.stringify(composition, null, 2),
+    observed: '',
+    semantics: 'auto',
+    untilReady: true,
+  };
+  const fragment = deflateRawSync(Buffer.from(JSON.stringify(state))).toString('base64url');
+  const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${base}#${fragment}`);
+  await page.waitForSelector('#render-error:not([hidden])', { timeout: 10_000 });
+  const told = await page.textContent('#render-error');
+  assert.match(told, /^Render: the composition does not settle: iteration 4 desires what iteration 2 desired/);
+  assert.match(told, /fields that flip: XFlip\/f spec\.mode \(written by Composition "flip" spec\.resources\[0\]\.patches\[1\]/);
+  assert.match(await page.textContent('#status'), /^Render: the composition does not settle/);
+  // No iterations to step through: the error is the whole answer.
+  assert.doesNotMatch(told, /iterations the engine rendered/);
+  assert.equal(await page.isVisible('#stepper'), false);
+  assert.equal(await page.isChecked('#until-ready'), true);
+  await page.screenshot({ path: join(artifacts, 'playground-e2e-oscillation.png') });
+  assert.deepStrictEqual(errors, [], 'page errors');
+  await page.close();
 });

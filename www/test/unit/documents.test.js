@@ -16,6 +16,7 @@ import {
   presentation,
   sourceLocator,
 } from '../../src/documents.js';
+import { DEFAULT_ITERATIONS } from '../../src/share.js';
 import { connectionRows, inputRows } from '../../src/view.js';
 
 const www = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -96,6 +97,23 @@ data: {tier: gold}
   // Without exactly one named object in the XR pane, the engine picks the XR itself.
   const two = buildRequest({ xr: `${XR}---\n${XR}`, composition: COMP, observed: '' }, 'auto');
   assert.deepStrictEqual(two.request.options, { trace: true });
+  // Until ready: every iteration's output kept, at most the cap (else the playground's).
+  const texts = { xr: XR, composition: COMP, observed: '' };
+  assert.deepStrictEqual(buildRequest(texts, 'auto', { untilReady: true, iterations: 5 }).request.options, {
+    trace: true,
+    untilReady: true,
+    iterations: 5,
+    keepIterations: true,
+    xr: 'X/x',
+  });
+  assert.deepStrictEqual(buildRequest(texts, 'auto', { untilReady: true, iterations: undefined }).request.options, {
+    trace: true,
+    untilReady: true,
+    iterations: DEFAULT_ITERATIONS,
+    keepIterations: true,
+    xr: 'X/x',
+  });
+  assert.deepStrictEqual(buildRequest(texts, 'auto', { untilReady: false, iterations: 5 }).request.options, { trace: true, xr: 'X/x' });
 });
 
 test('buildRequest refuses YAML errors and says where', () => {

@@ -1,7 +1,8 @@
 // Every gallery example renders with the engine (the package's nodejs build) as the playground
-// would send it (the documents request): under its own semantics (auto) with no Warning or Fatal result, every composed
-// resource rendered and no failed patch; under the other semantics at least without throwing
-// (an example may use what only one engine accepts, which is what the selector is for).
+// would send it (the documents request; until ready when it has simulated providers): under its
+// own semantics (auto) with no Warning or Fatal result, every composed resource rendered and no
+// failed patch; under the other semantics at least without throwing (an example may use what only
+// one engine accepts, which is what the selector is for).
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -32,7 +33,7 @@ test('there are gallery examples', () => {
 for (const [name, texts] of Object.entries(examples)) {
   for (const semantics of ['auto', 'native', 'function']) {
     test(`example ${name} renders (${semantics})`, () => {
-      const { request, problems } = buildRequest(texts, semantics);
+      const { request, problems } = buildRequest(texts, semantics, { untilReady: texts.untilReady === true });
       assert.ok(request, JSON.stringify(problems));
       const out = engine.renderDocuments(request.documents, request.options);
       assert.deepStrictEqual(out.inputs.unused, [], 'every document of the example is used');

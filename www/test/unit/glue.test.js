@@ -4,7 +4,7 @@ import { test } from 'node:test';
 
 import { collect, defaultExampleName } from '../../src/gallery.js';
 import { Renderer } from '../../src/renderer.js';
-import { decodeState, encodeState } from '../../src/share.js';
+import { decodeState, encodeState, iterationCap, readSettings, stateOf } from '../../src/share.js';
 import { describeEntry, show, traceTarget } from '../../src/trace.js';
 
 test('URL state round-trips through the compressed fragment', async () => {
@@ -20,6 +20,29 @@ test('a fragment that holds no state decodes to null', async () => {
   assert.equal(await decodeState('#'), null);
   assert.equal(await decodeState('#not-deflate'), null);
   assert.equal(await decodeState(`#${await encodeState([1, 2])}`), null);
+});
+
+test('links keep the render settings: semantics, until ready and its cap', async () => {
+  const request = {
+    texts: { xr: 'x: 1\n', composition: 'c: 1\n', observed: '' },
+    semantics: 'native',
+    iterate: { untilReady: true, iterations: 7 },
+  };
+  const state = stateOf(request);
+  assert.deepStrictEqual(state, { xr: 'x: 1\n', composition: 'c: 1\n', observed: '', semantics: 'native', untilReady: true, iterations: 7 });
+  const back = await decodeState(`#${await encodeState(state)}`);
+  assert.deepStrictEqual(readSettings(back), { semantics: 'native', iterate: { untilReady: true, iterations: 7 } });
+  // Without iterating, a link holds what it always held.
+  assert.deepStrictEqual(stateOf({ ...request, iterate: { untilReady: false, iterations: undefined } }), {
+    xr: 'x: 1\n', composition: 'c: 1\n', observed: '', semantics: 'native',
+  });
+  // A link from before, or a garbled one, reads as the defaults.
+  assert.deepStrictEqual(readSettings({ semantics: 'native' }), { semantics: 'native', iterate: { untilReady: false, iterations: undefined } });
+  assert.deepStrictEqual(readSettings({ semantics: 'x', untilReady: 'yes', iterations: -3 }), {
+    semantics: 'auto',
+    iterate: { untilReady: false, iterations: undefined },
+  });
+  assert.deepStrictEqual([iterationCap('12'), iterationCap(''), iterationCap('0'), iterationCap('2.5'), iterationCap(null)], [12, undefined, undefined, undefined, undefined]);
 });
 
 /** A stand-in worker: records messages; the test answers or hangs. */
@@ -179,5 +202,12 @@ test('the gallery groups example files and skips incomplete directories', () => 
   assert.deepStrictEqual(ex.b, { xr: 'x: 1', composition: 'c: 1', observed: 'o: 1\n---\nkind: EnvironmentConfig\n' });
   assert.equal(ex.a.observed, '');
   assert.equal(defaultExampleName(ex), 'a');
+  assert.equal(ex.b.untilReady, undefined);
+  const sim = collect({
+    '../../examples/t/xr.yaml': 'x: 1',
+    '../../examples/t/composition.yaml': 'c: 1',
+    '../../examples/t/simulation.yaml': 'kind: Simulation\n',
+  });
+  assert.deepStrictEqual(sim.t, { xr: 'x: 1', composition: 'c: 1', observed: 'kind: Simulation\n', untilReady: true });
   assert.equal(defaultExampleName({ ...ex, 'platform-db': ex.a }), 'platform-db');
 });
