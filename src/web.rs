@@ -62,15 +62,41 @@ export interface RenderOutput {
   /** The desired XR. */
   composite: KubeObject;
   /** Desired composed resources by template name, in Composition order. */
-  resources: { [name: string]: { resource: KubeObject; ready: boolean } };
+  resources: {
+    [name: string]: {
+      resource: KubeObject;
+      ready: boolean;
+      /** A nested XR's own render (a documents request that gives its Composition). */
+      nested?: RenderOutput;
+    };
+  };
   /** Values base64-encoded. */
   connectionDetails: { [key: string]: string };
   ready: boolean;
   results: RenderResult[];
   /** The explain trace, when `options.trace` was set. */
   trace?: TraceEntry[];
+  /** What each render changed (`iterations`, `untilReady`). */
+  iterations?: RenderIteration[];
   /** What a documents request chose (`renderDocuments` only). */
   inputs?: RenderInputs;
+}
+
+/** One render of `iterations`/`untilReady`. */
+export interface RenderIteration {
+  iteration: number;
+  ready: boolean;
+  changes: {
+    /** Template names from the top XR down; absent for the top XR. */
+    resource?: string;
+    object: string;
+    change: "added" | "changed" | "removed";
+    path?: string;
+    before?: unknown;
+    after?: unknown;
+  }[];
+  /** That render's Output (`keepIterations`). */
+  output?: RenderOutput;
 }
 
 /** One value a patch read. */
@@ -162,6 +188,16 @@ export interface DocumentsOptions extends RenderOptions {
   /** The Compositions given are local candidates for a live XR: when only one suits the XR's
    * type it is used whatever the XR's or the XRD's references name; no revision is applied. */
   localCompositions?: boolean;
+  /** How many levels of nested XRs are rendered (default 10). */
+  depthLimit?: number;
+  /** Render at most this many times, each observing the one before through the simulated
+   * providers (Simulation documents). */
+  iterations?: number;
+  /** Render until nothing changes; an error unless the tree is ready then (at most
+   * `iterations`, default 20). */
+  untilReady?: boolean;
+  /** Every iteration carries its whole Output. */
+  keepIterations?: boolean;
 }
 
 /** Where a render error happened. */

@@ -268,6 +268,9 @@ impl Request {
             v => (decode_options(d, v)?, decode_choices(d, v)?),
         };
         let mut documents = shared.documents.clone();
+        // A nested XR's render is no `crossplane render` print: its composite is the whole XR,
+        // which the next level and the stream need.
+        opts.pipeline.include_full_xr |= matches!(xr, Top::Nested(..));
         let (choices, forced) = level_choices(
             choices,
             opts.pipeline.crossplane_v2,
