@@ -209,7 +209,7 @@ pub(crate) fn raw(source: &str) -> anyhow::Result<Gathered> {
         .map_or_else(|| b"null".to_vec(), |x| x.text().to_vec());
     let order = parsed
         .and_then(|r| r.get("composition"))
-        .map(super::stream::resource_order)
+        .map(super::walk::resource_order)
         .unwrap_or_default();
     Ok(Gathered {
         request: bytes,

@@ -84,7 +84,7 @@ pub(crate) fn run(args: &RenderArgs) -> anyhow::Result<ExitCode> {
             v2 = args.crossplane_v2()
                 && args.semantics != Some(super::SemanticsArg::Native)
                 && composition.is_some_and(is_pipeline);
-            let top = composition.map(stream::output_order).unwrap_or_default();
+            let top = composition.map(walk::output_order).unwrap_or_default();
             Orders::new(top, compositions)
         }
     };

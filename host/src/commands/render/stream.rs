@@ -13,30 +13,6 @@ use crate::runtime::json::{Json, sorted_members};
 /// The annotation `crossplane render` adds to a composed resource that lacks it.
 const RESOURCE_NAME: &str = "crossplane.io/composition-resource-name";
 
-/// The order composed resources are printed in for `composition`: as it lists them, except for
-/// a Pipeline (by name, as `crossplane render` prints them).
-pub(crate) fn output_order(composition: &Value) -> Vec<String> {
-    let mut order = serde_json::to_string(composition)
-        .map(|text| order_of_text(&text))
-        .unwrap_or_default();
-    crossplane_render::pipeline_order(composition, &mut order);
-    order
-}
-
-/// Resource names in the order the Composition lists them (classic or P&T pipeline steps).
-pub(crate) fn resource_order(composition: Json<'_>) -> Vec<String> {
-    std::str::from_utf8(composition.text())
-        .map(order_of_text)
-        .unwrap_or_default()
-}
-
-/// The engine's composed-resource order of a Composition's JSON text.
-fn order_of_text(text: &str) -> Vec<String> {
-    xprender::Value::from_json(text)
-        .map(|c| xprender::model::composed_order(&c))
-        .unwrap_or_default()
-}
-
 /// The YAML stream: the XR, then each composed resource, every document after `---`; a nested
 /// XR is printed in its place as its own render leaves it, followed by its own resources.
 pub(crate) fn yaml_stream(

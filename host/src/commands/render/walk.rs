@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use super::stream;
+use crate::commands::crossplane_render;
 use crate::runtime::json::{Json, sorted_members};
 
 /// The composed-resource order of each level: the top level's, and for a nested level that of
@@ -53,7 +53,7 @@ impl<'c> Orders<'c> {
             .iter()
             .find(|c| c.pointer("/metadata/name").and_then(Value::as_str) == Some(name));
         if let Some(c) = given {
-            return Some(stream::output_order(c));
+            return Some(output_order(c));
         }
         let c = self.in_request.iter().find(|c| {
             c.lookup(&["metadata", "name"])
@@ -70,7 +70,7 @@ impl<'c> Orders<'c> {
         Some(if pipeline {
             Vec::new()
         } else {
-            stream::resource_order(*c)
+            resource_order(*c)
         })
     }
 
@@ -214,4 +214,28 @@ fn has_result(level: Json<'_>, resource: Option<&str>, severities: &[&str]) -> b
             text("severity").is_some_and(|s| severities.contains(&&*s))
                 && resource.is_none_or(|name| text("resource").as_deref() == Some(name))
         })
+}
+
+/// The order composed resources are printed in for `composition`: as it lists them, except for
+/// a Pipeline (by name, as `crossplane render` prints them).
+pub(crate) fn output_order(composition: &Value) -> Vec<String> {
+    let mut order = serde_json::to_string(composition)
+        .map(|text| order_of_text(&text))
+        .unwrap_or_default();
+    crossplane_render::pipeline_order(composition, &mut order);
+    order
+}
+
+/// Resource names in the order the Composition lists them (classic or P&T pipeline steps).
+pub(crate) fn resource_order(composition: Json<'_>) -> Vec<String> {
+    std::str::from_utf8(composition.text())
+        .map(order_of_text)
+        .unwrap_or_default()
+}
+
+/// The engine's composed-resource order of a Composition's JSON text.
+fn order_of_text(text: &str) -> Vec<String> {
+    xprender::Value::from_json(text)
+        .map(|c| xprender::model::composed_order(&c))
+        .unwrap_or_default()
 }
