@@ -234,8 +234,12 @@ fn gzip_len(bytes: &[u8]) -> usize {
         .stdout(Stdio::piped())
         .spawn()
         .expect("gzip is needed for the size budget");
-    child.stdin.take().unwrap().write_all(bytes).unwrap();
+    // Written from another thread: gzip's output fills its pipe before it has read all input.
+    let mut stdin = child.stdin.take().unwrap();
+    let input = bytes.to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
     let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
     assert!(out.status.success());
     out.stdout.len()
 }
