@@ -289,15 +289,24 @@ pub(crate) fn xrd_for<'a>(docs: &'a [Value], claim: &Value) -> Option<&'a Value>
 
 /// (group, kind) of every type a Composition, CompositionRevision or XRD among `docs` composes.
 pub(crate) fn composite_types(docs: &[Value]) -> Vec<(&str, &str)> {
+    let mut out = composition_types(docs);
+    for d in docs {
+        if is_crossplane(d, "CompositeResourceDefinition") {
+            let g = str_at(d, &["spec", "group"]).unwrap_or("");
+            out.push((g, str_at(d, &["spec", "names", "kind"]).unwrap_or("")));
+        }
+    }
+    out
+}
+
+/// (group, kind) of every type a Composition or CompositionRevision among `docs` composes.
+pub(crate) fn composition_types(docs: &[Value]) -> Vec<(&str, &str)> {
     let mut out = Vec::new();
     for d in docs {
         if is_crossplane(d, "Composition") || is_crossplane(d, "CompositionRevision") {
             let av = str_at(d, &["spec", "compositeTypeRef", "apiVersion"]).unwrap_or("");
             let k = str_at(d, &["spec", "compositeTypeRef", "kind"]).unwrap_or("");
             out.push((av.split('/').next().unwrap_or(""), k));
-        } else if is_crossplane(d, "CompositeResourceDefinition") {
-            let g = str_at(d, &["spec", "group"]).unwrap_or("");
-            out.push((g, str_at(d, &["spec", "names", "kind"]).unwrap_or("")));
         }
     }
     out

@@ -97,13 +97,7 @@ pub(crate) fn unused_entry(docs: &[Value], i: usize, owner: usize) -> Value {
     Value::Object(m)
 }
 
-pub(crate) fn kind_of(d: &Value) -> &str {
-    kind(d)
-}
-
-pub(crate) fn group_of(d: &Value) -> &str {
-    group(d)
-}
+pub(crate) use super::classify::{group as group_of, kind as kind_of};
 
 /// The object's name, else `generateName` followed by `*` (the API server completes it).
 pub(crate) fn name_or_generated(d: &Value) -> String {

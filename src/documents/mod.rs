@@ -21,33 +21,12 @@ mod select;
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::{Map, Value};
 
-pub(crate) use classify::composite_types;
 use classify::{Catalog, Role};
+pub(crate) use classify::{composite_types, composition_types};
 
 /// Whether `d` is a claim of a type an XRD among `docs` offers.
 pub(crate) fn is_claim(docs: &[Value], d: &Value) -> bool {
     classify::is_claim(docs, d)
-}
-
-/// (group, kind) of every type a Composition or CompositionRevision among `docs` composes.
-pub(crate) fn composition_types(docs: &[Value]) -> Vec<(&str, &str)> {
-    let compositions: Vec<&Value> = docs
-        .iter()
-        .filter(|d| {
-            classify::is_crossplane(d, "Composition")
-                || classify::is_crossplane(d, "CompositionRevision")
-        })
-        .collect();
-    compositions
-        .into_iter()
-        .map(|d| {
-            let av = classify::str_at(d, &["spec", "compositeTypeRef", "apiVersion"]).unwrap_or("");
-            (
-                av.split('/').next().unwrap_or(""),
-                classify::str_at(d, &["spec", "compositeTypeRef", "kind"]).unwrap_or(""),
-            )
-        })
-        .collect()
 }
 
 /// The annotation that names the template an observed composed resource came from.

@@ -68,7 +68,8 @@ pub(crate) fn render_levels(
         }],
     };
     descend(&mut out, level, regexps, &mut walk, 1)?;
-    if !out.nested.is_empty() || walk.used.len() > level.used.len() || has_nested_docs(level) {
+    // Without nested levels the top level's report is already the whole tree's.
+    if !out.nested.is_empty() || has_nested_docs(level) {
         report_unused(&mut out, &level.documents, &walk);
     }
     Ok((out, walk.visited))

@@ -152,7 +152,7 @@ pub(crate) fn provider(
                 .get("status")
                 .cloned()
                 .unwrap_or(Value::Object(Map::new()));
-            set(&mut d, "status", super::merge::over(&old, status))?;
+            set(&mut d, "status", super::merge::over(&old, status));
         }
         for (from, to) in &r.copies {
             if let Ok(v) = crate::fieldpath::get_value(&d, from, Semantics::Native) {
@@ -222,11 +222,10 @@ pub(crate) fn identify(d: &mut Value, seed: &str) {
     }
 }
 
-fn set(d: &mut Value, key: &str, v: Value) -> Result<()> {
+fn set(d: &mut Value, key: &str, v: Value) {
     if let Value::Object(m) = d {
         m.insert(key.into(), v);
     }
-    Ok(())
 }
 
 /// `Ready` and `Synced` conditions as a provider writes them.
