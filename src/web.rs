@@ -27,6 +27,8 @@ export interface RenderOptions {
   connectionSecretKeys?: string[];
   /** RFC 3339 time for the XR's Ready condition timestamps. */
   now?: string;
+  /** A Pipeline's Output carries the desired state after each step (`steps`). */
+  steps?: boolean;
 }
 
 /** An object as Kubernetes stores it (apiVersion, kind, metadata, ...). */
@@ -76,10 +78,24 @@ export interface RenderOutput {
   results: RenderResult[];
   /** The explain trace, when `options.trace` was set. */
   trace?: TraceEntry[];
+  /** The desired state after each pipeline step, when `options.steps` was set. */
+  steps?: PipelineStep[];
   /** What each render changed (`iterations`, `untilReady`). */
   iterations?: RenderIteration[];
   /** What a documents request chose (`renderDocuments` only). */
   inputs?: RenderInputs;
+}
+
+/** One pipeline step's outcome (`options.steps`). */
+export interface PipelineStep {
+  step: string;
+  /** The desired XR and composed resources as the step left them. */
+  desired: {
+    composite: KubeObject;
+    resources: { [name: string]: { resource: KubeObject; ready: boolean } };
+  };
+  /** The results the step added. */
+  results: RenderResult[];
 }
 
 /** One render of `iterations`/`untilReady`. */

@@ -21,6 +21,7 @@ mod pipeline;
 mod pipeline_options;
 mod request;
 mod shape;
+mod snapshot;
 mod state;
 mod step;
 mod v2;
@@ -101,19 +102,21 @@ fn compose(request: &Request, regexps: &Regexps) -> Result<Output> {
             }
         })?,
     }
-    if request.options.output == request::Shape::Function {
-        return Ok(step::output(st));
-    }
-    if st.pipeline.fatal {
-        return Ok(fatal_output(st, input_xr));
-    }
-    if st.native.failed_after_apply {
-        return Ok(failed_after_apply_output(st));
-    }
-    match input_xr {
-        Some(input) if v2 => v2::finish(st, &input),
-        _ => finish(st, input_xr),
-    }
+    let steps = st.pipeline.steps.take().map(Value::Array);
+    let mut output = if request.options.output == request::Shape::Function {
+        step::output(st)
+    } else if st.pipeline.fatal {
+        fatal_output(st, input_xr)
+    } else if st.native.failed_after_apply {
+        failed_after_apply_output(st)
+    } else {
+        match input_xr {
+            Some(input) if v2 => v2::finish(st, &input)?,
+            _ => finish(st, input_xr)?,
+        }
+    };
+    output.steps = steps;
+    Ok(output)
 }
 
 /// Whether the Output is what Crossplane v2's `crossplane render` prints: a Pipeline in
@@ -192,6 +195,9 @@ fn initial_state<'r>(
         native: NativeState::default(),
         pipeline: PipelineState {
             context,
+            steps: (request.options.pipeline.steps
+                && matches!(composition, Composition::Pipeline(_)))
+            .then(Vec::new),
             ..PipelineState::default()
         },
     }
@@ -241,6 +247,7 @@ fn fatal_output(st: State<'_>, input_xr: Option<Value>) -> Output {
         composite_ready: None,
         nested: Vec::new(),
         iterations: None,
+        steps: None,
     }
 }
 
@@ -268,6 +275,7 @@ fn failed_after_apply_output(st: State<'_>) -> Output {
         composite_ready: None,
         nested: Vec::new(),
         iterations: None,
+        steps: None,
     }
 }
 
@@ -305,6 +313,7 @@ fn paused(xr: Value, trace: bool) -> Output {
         composite_ready: None,
         nested: Vec::new(),
         iterations: None,
+        steps: None,
     }
 }
 
@@ -374,6 +383,7 @@ pub(super) fn finished(mut st: State<'_>, composite: Value, ready: bool) -> Outp
         composite_ready: None,
         nested: Vec::new(),
         iterations: None,
+        steps: None,
     }
 }
 

@@ -133,12 +133,14 @@ pub struct Output {
     pub(crate) nested: Vec<(String, Output)>,
     /// What each render of `options.iterations`/`options.untilReady` changed.
     pub(crate) iterations: Option<Value>,
+    /// The desired state after each pipeline step (`options.steps`).
+    pub(crate) steps: Option<Value>,
 }
 
 impl Output {
     /// The Output document's members in the order `to_json` writes them.
     #[cfg(feature = "serde")]
-    pub(crate) fn member_order(&self) -> [&'static str; 8] {
+    pub(crate) fn member_order(&self) -> [&'static str; 9] {
         [
             "composite",
             "resources",
@@ -146,6 +148,7 @@ impl Output {
             "ready",
             "results",
             "trace",
+            "steps",
             "iterations",
             "inputs",
         ]
@@ -174,6 +177,7 @@ impl Output {
             composite_ready: None,
             nested: Vec::new(),
             iterations: None,
+            steps: None,
         };
         for (k, v) in members {
             match (k.as_str(), v) {
@@ -219,6 +223,7 @@ impl Output {
                 ("context", v) => out.context = Some(v),
                 ("inputs", v) => out.inputs = Some(v),
                 ("iterations", v) => out.iterations = Some(v),
+                ("steps", v) => out.steps = Some(v),
                 (other, v) => {
                     return Err(invalid(format!(
                         "{other}: unexpected {} in an Output",
@@ -308,9 +313,16 @@ impl Output {
             m.write_json(&mut out, steps);
         }
         out.push(']');
+        self.write_optional(&mut out);
+        out.push('}');
+        out
+    }
+
+    /// The members a render writes only when asked for or when it has them.
+    fn write_optional(&self, out: &mut String) {
         if let Some(env) = &self.environment {
             out.push_str(",\"environment\":");
-            env.write_json(&mut out);
+            env.write_json(out);
         }
         if let Some(t) = &self.trace {
             out.push_str(",\"trace\":");
@@ -319,25 +331,40 @@ impl Output {
                 if i > 0 {
                     out.push(',');
                 }
-                e.write_json(&mut out);
+                e.write_json(out);
             }
             out.push(']');
         }
+        if let Some(s) = &self.steps {
+            out.push_str(",\"steps\":");
+            s.write_json(out);
+        }
         if let Some(c) = &self.context {
             out.push_str(",\"context\":");
-            c.write_json(&mut out);
+            c.write_json(out);
         }
         if let Some(it) = &self.iterations {
             out.push_str(",\"iterations\":");
-            it.write_json(&mut out);
+            it.write_json(out);
         }
         if let Some(inputs) = &self.inputs {
             out.push_str(",\"inputs\":");
-            inputs.write_json(&mut out);
+            inputs.write_json(out);
         }
-        out.push('}');
-        out
     }
+}
+
+/// Results as the Output's JSON writes them, as a value (a pipeline step's, `options.steps`).
+pub(crate) fn results_value(results: &[Message], steps: bool) -> Value {
+    let mut out = String::from("[");
+    for (i, m) in results.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        m.write_json(&mut out, steps);
+    }
+    out.push(']');
+    Value::from_json(&out).unwrap_or_default()
 }
 
 /// A JSON string literal in Go's form.

@@ -18,6 +18,7 @@ pub(super) fn run(st: &mut State<'_>, steps: &[Step]) -> Result<()> {
     validate(steps)?;
     for s in steps {
         st.pipeline.step = Some(s.name.to_owned());
+        let first_result = st.results.len();
         let implementation = match function_ref::resolve(
             s.as_ref(),
             &st.request.options.pipeline.functions,
@@ -39,6 +40,7 @@ pub(super) fn run(st: &mut State<'_>, steps: &[Step]) -> Result<()> {
                     quote(&s.name)
                 );
                 st.warn(msg, None);
+                super::snapshot::record(st, &s.name, first_result);
                 continue;
             }
         };
@@ -63,6 +65,7 @@ pub(super) fn run(st: &mut State<'_>, steps: &[Step]) -> Result<()> {
             }
             Implementation::AutoReady => auto_ready::run(st),
         }
+        super::snapshot::record(st, &s.name, first_result);
         if st.stopped() {
             break;
         }

@@ -27,6 +27,8 @@ pub(crate) struct PipelineOptions {
     pub(crate) crossplane_v2: bool,
     /// With `crossplane`: `v2`, the XR is printed with the input's spec and metadata (`-x`).
     pub(crate) include_full_xr: bool,
+    /// The Output carries the desired state after each step and the step's results (`steps`).
+    pub(crate) steps: bool,
 }
 
 pub(crate) fn decode_options(d: Dec, m: &Map, at: &At<'_>) -> Result<PipelineOptions> {
@@ -44,6 +46,7 @@ pub(crate) fn decode_options(d: Dec, m: &Map, at: &At<'_>) -> Result<PipelineOpt
         result_steps: d.opt_bool(m, "resultSteps", at)?.unwrap_or(false),
         include_context: d.opt_bool(m, "includeContext", at)?.unwrap_or(false),
         include_full_xr: d.opt_bool(m, "includeFullXr", at)?.unwrap_or(false),
+        steps: d.opt_bool(m, "steps", at)?.unwrap_or(false),
         crossplane_v2: match d.opt_str(m, "crossplane", at)? {
             None | Some("v1") => false,
             Some("v2") => true,

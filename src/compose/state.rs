@@ -66,6 +66,8 @@ pub(crate) struct PipelineState {
     pub(crate) fatal: bool,
     /// The Function context besides the environment.
     pub(crate) context: FnContext,
+    /// The desired state after each step and its results, when `options.steps` asks for it.
+    pub(crate) steps: Option<Vec<Value>>,
 }
 
 impl State<'_> {

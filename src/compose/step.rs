@@ -51,6 +51,7 @@ pub(crate) fn output(st: super::State<'_>) -> super::Output {
             composite_ready: None,
             nested: Vec::new(),
             iterations: None,
+            steps: None,
         };
     }
     let ready = !st.function.held_back && st.resources.iter().all(|r| r.ready);
@@ -69,5 +70,6 @@ pub(crate) fn output(st: super::State<'_>) -> super::Output {
         composite_ready: st.function.held_back.then_some(false),
         nested: Vec::new(),
         iterations: None,
+        steps: None,
     }
 }
