@@ -91,7 +91,7 @@ export function buildRequest(texts, semantics, iterate = null) {
   }
   const failed = Object.values(problems).some((list) => list.some((p) => p.severity === 'error'));
   if (failed) return { request: null, problems, origins, compositions };
-  const options = { trace: true };
+  const options = { trace: true, steps: true };
   if (semantics === 'native' || semantics === 'function') options.semantics = semantics;
   if (iterate?.untilReady) {
     // The cap is always given, so the same iterations can be asked for without untilReady.

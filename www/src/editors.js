@@ -119,3 +119,10 @@ export function highlightRange(view, range) {
   if (value) effects.push(EditorView.scrollIntoView(value.from, { y: 'center' }));
   view.dispatch({ effects });
 }
+
+/** Puts the cursor at the start of a range (and highlights it, brought into view). */
+export function placeCursor(view, range) {
+  highlightRange(view, range);
+  if (!range) return;
+  view.dispatch({ selection: { anchor: Math.min(range.from, view.state.doc.length) } });
+}

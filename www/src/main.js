@@ -1,9 +1,11 @@
 // The playground's UI: three YAML editors in, the engine's answer out, re-rendered on every edit.
-import { createEditor, highlightRange, setText, showProblems } from './editors.js';
+import { createEditor, highlightRange, placeCursor, setText, showProblems } from './editors.js';
+import { createGraphView } from './graphview.js';
 import { DEFAULT_ITERATIONS, encodeState, iterationCap, MAX_FRAGMENT, stateOf, STORAGE_KEY } from './share.js';
 import { describeEntry } from './trace.js';
 import { changedPaths, iterationSummary, treeResults } from './tree.js';
 import { drawChanges, drawIterations, drawTree } from './treeview.js';
+import { createStepsView } from './stepsview.js';
 import { connectionRows, inputRows } from './view.js';
 
 const DEBOUNCE_MS = 30;
@@ -45,6 +47,12 @@ export function start({ renderer, examples, texts, semantics, iterate, example }
     composite: createEditor($('out-composite'), { readOnly: true, label: 'desired XR' }),
     object: createEditor($('out-object'), { readOnly: true, label: 'the object chosen in the tree' }),
   };
+  // The Graph and Steps tabs: a click on a patch puts the Composition's cursor on it.
+  const graphView = createGraphView($('graph'), {
+    describe: describeEntry,
+    onPick: (entry) => placeCursor(inputs.composition, locations.get(entry.source) ?? null),
+  });
+  const stepsView = createStepsView($('outputs'), { onStep: (name) => graphView.showStep(name) });
   $('semantics').value = semantics;
   $('until-ready').checked = iterate.untilReady;
   $('iterations').value = iterate.iterations ?? '';
@@ -161,6 +169,7 @@ export function start({ renderer, examples, texts, semantics, iterate, example }
   function selectTab(name) {
     for (const t of document.querySelectorAll('nav [data-tab]')) t.setAttribute('aria-selected', String(t.dataset.tab === name));
     for (const p of document.querySelectorAll('.tab')) p.hidden = p.dataset.tab !== name;
+    graphView.setVisible(name === 'graph');
   }
 
   /** The tree of nested XRs; the first time a render has one, its tab is opened. */
@@ -266,6 +275,8 @@ export function start({ renderer, examples, texts, semantics, iterate, example }
       ...rows.map(([name, ready]) => row([name, String(ready)], 'td', `ready-${ready}`)),
     );
     showTrace(out.trace ?? []);
+    graphView.update(out, lastAnswer.patchFields);
+    tabShown('steps', stepsView.update(out, out === lastAnswer.output ? lastAnswer.stepTexts : undefined));
     $('inputs').replaceChildren(
       row(['input', 'what the engine chose'], 'th'),
       ...inputRows(chosen, origins).map((cells) => row(cells, 'td')),

@@ -2,6 +2,7 @@
 // documents request (timing only the render), and prepares the output's YAML (the tree's and
 // each iteration's too), so the page stays responsive and light.
 import init, { renderDocuments } from '../xprender-wasm/web/xprender.js';
+import { graphData } from './graphdata.js';
 import { answerProblems, buildRequest, chosenComposition, EDITORS, presentation } from './documents.js';
 
 const ready = init();
@@ -42,7 +43,7 @@ self.onmessage = async (e) => {
   const all = Object.fromEntries(EDITORS.map((k) => [k, [...problems[k], ...told[k]]]));
   const composition = chosenComposition(compositions, answer.output?.inputs);
   const typed = origins.map(({ editor, doc }) => ({ editor, doc }));
-  self.postMessage({ id, problems: all, ms, origins: typed, ...answer, ...presentation(composition, answer) });
+  self.postMessage({ id, problems: all, ms, origins: typed, ...answer, ...presentation(composition, answer), ...graphData(composition, answer.output) });
 };
 
 function thrown(err) {

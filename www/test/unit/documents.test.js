@@ -89,18 +89,20 @@ data: {tier: gold}
     origins.map((o) => [o.editor, o.doc, o.line]),
     [['xr', 1, 1], ['composition', 1, 1], ['observed', 1, 1], ['observed', 2, 6]],
   );
-  assert.deepStrictEqual(request.options, { trace: true, semantics: 'function', xr: 'X/x' });
+  assert.deepStrictEqual(request.options, { trace: true, steps: true, semantics: 'function', xr: 'X/x' });
   assert.deepStrictEqual(buildRequest({ xr: XR, composition: COMP, observed: '' }, 'auto').request.options, {
     trace: true,
+    steps: true,
     xr: 'X/x',
   });
   // Without exactly one named object in the XR pane, the engine picks the XR itself.
   const two = buildRequest({ xr: `${XR}---\n${XR}`, composition: COMP, observed: '' }, 'auto');
-  assert.deepStrictEqual(two.request.options, { trace: true });
+  assert.deepStrictEqual(two.request.options, { trace: true, steps: true });
   // Until ready: every iteration's output kept, at most the cap (else the playground's).
   const texts = { xr: XR, composition: COMP, observed: '' };
   assert.deepStrictEqual(buildRequest(texts, 'auto', { untilReady: true, iterations: 5 }).request.options, {
     trace: true,
+    steps: true,
     untilReady: true,
     iterations: 5,
     keepIterations: true,
@@ -108,12 +110,13 @@ data: {tier: gold}
   });
   assert.deepStrictEqual(buildRequest(texts, 'auto', { untilReady: true, iterations: undefined }).request.options, {
     trace: true,
+    steps: true,
     untilReady: true,
     iterations: DEFAULT_ITERATIONS,
     keepIterations: true,
     xr: 'X/x',
   });
-  assert.deepStrictEqual(buildRequest(texts, 'auto', { untilReady: false, iterations: 5 }).request.options, { trace: true, xr: 'X/x' });
+  assert.deepStrictEqual(buildRequest(texts, 'auto', { untilReady: false, iterations: 5 }).request.options, { trace: true, steps: true, xr: 'X/x' });
 });
 
 test('buildRequest refuses YAML errors and says where', () => {
