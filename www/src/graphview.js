@@ -131,6 +131,7 @@ export function createGraphView(root, { onPick, describe }) {
 
   /** A new Output: its graph, the filter choices it offers; drawn now if the tab is shown. */
   function update(output, patchFields = []) {
+    const t0 = performance.now();
     const ends = new Map(patchFields);
     graph = buildGraph(output, (source) => ends.get(source) ?? null);
     const sig = graph.nodes.map((n) => n.id).join('\n');
@@ -153,14 +154,18 @@ export function createGraphView(root, { onPick, describe }) {
       $('graph-fold').checked = big;
     }
     dirty = true;
-    if (visible) draw();
+    const drawn = visible ? draw() : 0;
+    // What the page spent on the graph for this Output, for the end-to-end measurement.
+    window.__xprender?.graph?.push({ ms: performance.now() - t0, drawn, edges: graph.edges.length, at: performance.now() });
   }
 
+  /** Draws the shown part of the graph; returns the edges drawn. */
   function draw() {
     dirty = false;
     shown = layoutGraph(filterGraph(graph, state), state.collapsed);
     canvas.innerHTML = svg(shown, state);
     $('graph-count').textContent = `${shown.nodes.length} nodes, ${shown.edges.length} of ${graph.edges.length} edges`;
+    return shown.edges.length;
   }
 
   return {
