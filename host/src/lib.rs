@@ -38,8 +38,6 @@ mod commands;
 mod function;
 mod io;
 mod positions;
-// The object source comes first; the command that reviews with it follows.
-#[allow(dead_code)]
 mod review;
 mod runtime;
 mod stdout;
