@@ -13,11 +13,7 @@ fn data(name: &str) -> PathBuf {
         .join(name)
 }
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
+use live::apiserver::Run;
 
 fn diff(args: &[&str]) -> Run {
     let out = Command::new(env!("CARGO_BIN_EXE_xprender"))
@@ -28,11 +24,7 @@ fn diff(args: &[&str]) -> Run {
         .env("NO_COLOR", "1")
         .output()
         .expect("runs");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    Run::from(out)
 }
 
 fn input(name: &str) -> String {
@@ -254,4 +246,247 @@ fn stdin_is_read_with_a_dash() {
     assert_eq!(out.status.code(), Some(3));
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["xrs"][0]["origin"], "stdin");
+}
+
+/// The servers and tools these tests share with the other live-server tests.
+mod live {
+    pub(crate) mod apiserver;
+    pub(crate) mod tools;
+}
+
+mod on_a_live_api_server {
+    use std::collections::BTreeMap;
+    use std::time::{Duration, Instant};
+
+    use kube::api::{Api, DynamicObject, GroupVersionKind, ListParams, Patch, PatchParams};
+    use kube::discovery::Scope;
+    use serde_json::{Value, json};
+
+    use super::live::apiserver::Servers;
+    use super::{data, input};
+
+    fn yaml_docs(path: &std::path::Path) -> Vec<Value> {
+        let text = std::fs::read_to_string(path).unwrap();
+        let docs: Vec<Value> = serde_saphyr::from_multiple(&text).unwrap();
+        docs.into_iter()
+            .filter(|d| !d.is_null())
+            .flat_map(|d| match d.get("items") {
+                Some(Value::Array(items)) => items.clone(),
+                _ => vec![d],
+            })
+            .collect()
+    }
+
+    /// The API of a kind, waiting until it is served.
+    async fn api(
+        client: &kube::Client,
+        av: &str,
+        kind: &str,
+        ns: Option<&str>,
+    ) -> Api<DynamicObject> {
+        let (g, v) = av.split_once('/').unwrap_or(("", av));
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let gvk = GroupVersionKind::gvk(g, v, kind);
+            if let Ok((ar, caps)) = kube::discovery::pinned_kind(client, &gvk).await {
+                return match (caps.scope == Scope::Namespaced, ns) {
+                    (true, Some(ns)) => Api::namespaced_with(client.clone(), ns, &ar),
+                    _ => Api::all_with(client.clone(), &ar),
+                };
+            }
+            assert!(Instant::now() < deadline, "{kind} in {av} never served");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
+    /// Server-side applies an object as it is written in the fixtures, less its uid and status;
+    /// its owner references get the uids the server gave the owners (`uids`: Kind/name → uid).
+    async fn apply(client: &kube::Client, doc: &Value, uids: &mut BTreeMap<String, String>) {
+        let mut doc = doc.clone();
+        doc["metadata"].as_object_mut().unwrap().remove("uid");
+        let refs = doc.pointer_mut("/metadata/ownerReferences");
+        for r in refs.and_then(Value::as_array_mut).into_iter().flatten() {
+            let owner = format!(
+                "{}/{}",
+                r["kind"].as_str().unwrap(),
+                r["name"].as_str().unwrap()
+            );
+            if let Some(uid) = uids.get(&owner) {
+                r["uid"] = json!(uid);
+            }
+        }
+        doc.as_object_mut().unwrap().remove("status");
+        let s = |p: &str| {
+            doc.pointer(p)
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string()
+        };
+        let ns = s("/metadata/namespace");
+        let api = api(
+            client,
+            &s("/apiVersion"),
+            &s("/kind"),
+            Some(&ns).filter(|n| !n.is_empty()).map(String::as_str),
+        )
+        .await;
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let pp = PatchParams::apply("fixtures").force();
+            match api
+                .patch(&s("/metadata/name"), &pp, &Patch::Apply(&doc))
+                .await
+            {
+                Ok(o) => {
+                    let key = format!("{}/{}", s("/kind"), s("/metadata/name"));
+                    uids.insert(key, o.metadata.uid.unwrap_or_default());
+                    return;
+                }
+                // A CRD just created may not accept objects for a moment.
+                Err(e) if Instant::now() < deadline => {
+                    eprintln!("retrying {}: {e}", s("/metadata/name"));
+                    tokio::time::sleep(Duration::from_millis(300)).await;
+                }
+                Err(e) => panic!("cannot apply {}: {e}", s("/metadata/name")),
+            }
+        }
+    }
+
+    /// Every object of these kinds as `kubectl get -o yaml` writes them: one `kind: List`.
+    async fn export(client: &kube::Client, kinds: &[(&str, &str)], dir: &std::path::Path) {
+        let mut items = Vec::new();
+        for (av, kind) in kinds {
+            let api = api(client, av, kind, None).await;
+            for o in api.list(&ListParams::default()).await.unwrap() {
+                let mut v = serde_json::to_value(o).unwrap();
+                v["apiVersion"] = json!(av);
+                v["kind"] = json!(kind);
+                items.push(v);
+            }
+        }
+        let list = json!({"apiVersion": "v1", "kind": "List", "items": items});
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::write(
+            dir.join("export.json"),
+            serde_json::to_string_pretty(&list).unwrap(),
+        )
+        .unwrap();
+    }
+
+    /// A report without what tells a live review from an offline one.
+    fn comparable(mut doc: Value) -> Value {
+        for xr in doc["xrs"].as_array_mut().unwrap() {
+            xr.as_object_mut().unwrap().remove("comparedWith");
+            for c in xr["changes"].as_array_mut().unwrap() {
+                c.as_object_mut().unwrap().remove("comparedWith");
+            }
+        }
+        doc.as_object_mut().unwrap().remove("changes");
+        doc
+    }
+
+    fn xprender(servers: &Servers, args: &[&str]) -> super::Run {
+        let out = std::process::Command::new(super::live::tools::xprender_bin())
+            .arg("diff")
+            .args(args)
+            .arg("--kubeconfig")
+            .arg(&servers.kubeconfig)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        super::Run::from(out)
+    }
+
+    #[test]
+    #[ignore = "needs kube-apiserver; scripts/suites/70-cluster.sh runs them"]
+    fn live_and_exported_reviews_agree_and_ownership_is_warned() {
+        let servers = Servers::start(&[]);
+        let rt = tokio::runtime::Runtime::new().unwrap();
+        let client = rt.block_on(servers.client());
+        let mut uids = BTreeMap::new();
+        rt.block_on(async {
+            let crossplane = yaml_docs(&data("../cluster/crds.yaml"));
+            for d in crossplane.iter().chain(&yaml_docs(&data("live-crds.yaml"))) {
+                apply(&client, d, &mut uids).await;
+            }
+            for d in yaml_docs(&data("objects/definitions.yaml"))
+                .iter()
+                .chain(&yaml_docs(&data("objects/tree.yaml")))
+            {
+                apply(&client, d, &mut uids).await;
+            }
+        });
+
+        // Live: every resource compared by a server-side dry run.
+        let live = xprender(
+            &servers,
+            &[&input("xr.yaml"), &input("claim.yaml"), "-o", "json"],
+        );
+        assert_eq!(live.code, 3, "{}\n{}", live.stderr, live.stdout);
+        let live: Value = serde_json::from_str(&live.stdout).unwrap();
+        assert_eq!(
+            live["xrs"][0]["comparedWith"],
+            json!(["dry-run"]),
+            "{live:#}"
+        );
+        assert_eq!(
+            live["summary"],
+            json!({"added": 0, "modified": 9, "removed": 2}),
+            "{live:#}"
+        );
+
+        // Exported as kubectl would, reviewed offline: the same report but for how it compared.
+        let dir = servers.dir.join("export");
+        let kinds = [
+            ("apiextensions.k8s.io/v1", "CustomResourceDefinition"),
+            (
+                "apiextensions.crossplane.io/v1",
+                "CompositeResourceDefinition",
+            ),
+            ("apiextensions.crossplane.io/v1", "Composition"),
+            ("review.example.org/v1", "XNetwork"),
+            ("review.example.org/v1", "Network"),
+            ("review.example.org/v1", "XSubnets"),
+            ("infra.example.org/v1", "VPC"),
+            ("infra.example.org/v1", "Subnet"),
+            ("infra.example.org/v1", "Gateway"),
+        ];
+        rt.block_on(export(&client, &kinds, &dir));
+        let offline = std::process::Command::new(super::live::tools::xprender_bin())
+            .args([
+                "diff",
+                &input("xr.yaml"),
+                &input("claim.yaml"),
+                "-o",
+                "json",
+                "--objects",
+            ])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert_eq!(offline.status.code(), Some(3));
+        let offline: Value = serde_json::from_slice(&offline.stdout).unwrap();
+        assert_eq!(offline["xrs"][0]["comparedWith"], json!(["crd-defaults"]));
+        assert_eq!(comparable(offline), comparable(live));
+
+        // A resource labelled for another XR (no controller) is taken over: a warning, not an
+        // exit code.
+        rt.block_on(apply(
+            &client,
+            &json!({"apiVersion": "infra.example.org/v1", "kind": "Subnet",
+                    "metadata": {"name": "acme-subnet-a",
+                                 "annotations": {"crossplane.io/composition-resource-name": "subnet-a"},
+                                 "labels": {"crossplane.io/composite": "someone-else"}},
+                    "spec": {"forProvider": {"zone": "eu-west-1a"}}}),
+            &mut uids,
+        ));
+        let warned = xprender(&servers, &[&input("unchanged.yaml")]);
+        assert_eq!(warned.code, 3, "{}", warned.stderr);
+        assert!(
+            warned.stderr.contains("WARNING: Resource already belongs to another composite. Applying this diff will assume ownership! (currentOwner=someone-else, newOwner=acme, resource=Subnet/acme-subnet-a)"),
+            "{}\n{}",
+            warned.stdout,
+            warned.stderr
+        );
+    }
 }

@@ -146,9 +146,9 @@ async fn review_into(
         if t.live.is_none() && !str_at(&t.object, "/metadata/name").is_empty() {
             let ns = Some(id.namespace.as_str()).filter(|n| !n.is_empty());
             t.live = objects.get(&id.api_version, &id.kind, ns, &id.name).await?;
-            if let (Some(live), Some(owner)) = (&t.live, &t.owner) {
-                check_owner(live, owner, &id, &mut r.warnings);
-            }
+        }
+        if let (Some(live), Some(owner)) = (&t.live, &t.owner) {
+            check_owner(live, &t.object, owner, &id, &mut r.warnings);
         }
         compare(objects, &defs, t, id, opts, r).await?;
     }
@@ -329,29 +329,42 @@ async fn resolve(
     })
 }
 
-/// Warns when a live object is controlled by another XR than the one that would compose it.
-fn check_owner(live: &Value, owner: &Identity, id: &Identity, warnings: &mut Vec<Warning>) {
+/// Warns when a live object belongs to another XR than the one that would compose it: by its
+/// controller reference, else by its `crossplane.io/composite` label (which names the top XR).
+fn check_owner(
+    live: &Value,
+    desired: &Value,
+    owner: &Identity,
+    id: &Identity,
+    warnings: &mut Vec<Warning>,
+) {
     let controller = live
         .pointer("/metadata/ownerReferences")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
         .find(|o| o.get("controller") == Some(&json!(true)));
-    let current = match controller {
-        Some(c) => (str_at(c, "/kind"), str_at(c, "/name")),
-        None => match str_at(live, "/metadata/labels/crossplane.io~1composite") {
-            "" => return,
-            label => (owner.kind.as_str(), label),
+    const LABEL: &str = "/metadata/labels/crossplane.io~1composite";
+    let (current, new) = match controller {
+        Some(c) => {
+            let current = (str_at(c, "/kind"), str_at(c, "/name"));
+            if current == (owner.kind.as_str(), owner.name.as_str()) {
+                return;
+            }
+            (format!("{}/{}", current.0, current.1), owner.label())
+        }
+        None => match (str_at(live, LABEL), str_at(desired, LABEL)) {
+            ("", _) | (_, "") => return,
+            (a, b) if a == b => return,
+            (a, b) => (a.to_string(), b.to_string()),
         },
     };
-    if current != (owner.kind.as_str(), owner.name.as_str()) {
-        warnings.push(Warning::new(
-            "Resource already belongs to another composite. Applying this diff will assume ownership!",
-            &[
-                ("currentOwner", &format!("{}/{}", current.0, current.1)),
-                ("newOwner", &owner.label()),
-                ("resource", &id.label()),
-            ],
-        ));
-    }
+    warnings.push(Warning::new(
+        "Resource already belongs to another composite. Applying this diff will assume ownership!",
+        &[
+            ("currentOwner", &current),
+            ("newOwner", &new),
+            ("resource", &id.label()),
+        ],
+    ));
 }
