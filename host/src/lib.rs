@@ -38,6 +38,7 @@ mod commands;
 mod function;
 mod io;
 mod positions;
+mod review;
 mod runtime;
 mod stdout;
 mod timeout;

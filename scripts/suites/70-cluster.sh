@@ -18,6 +18,9 @@ step "cluster tests against a live kube-apiserver"
 cd "$ROOT"
 nice -n 10 cargo test -p xprender-host --locked --test cluster -- --ignored --test-threads=1
 
+step "diff reviews against a live kube-apiserver and its exported objects"
+nice -n 10 cargo test -p xprender-host --locked --test review -- --ignored --test-threads=1
+
 # The package manager: installs from a loopback registry (Debian's docker-registry) into the
 # same kind of API server.
 command -v docker-registry >/dev/null || die "docker-registry is not installed"
