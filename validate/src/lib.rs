@@ -34,11 +34,14 @@
 mod cel;
 pub mod composition;
 mod definitions;
+mod documents;
 pub mod fieldpath;
 mod format;
 mod problem;
 mod schema;
 mod suggest;
+#[cfg(feature = "web")]
+mod web;
 
 use serde_json::Value;
 
@@ -46,7 +49,8 @@ pub use cel::{COST_BUDGET, MAX_RULE_LEN, MAX_RULE_NESTING, MAX_RULE_OPERATORS};
 pub use definitions::{
     Definition, Schemas, claim_schema, composite_schema, is_definition, split_api_version,
 };
-pub use problem::{Path, Problem, Seg, Severity};
+pub use documents::{problems_json, validate_documents};
+pub use problem::{Path, Problem, Seg, Severity, Suggestion, Target};
 pub use schema::{MAX_DEPTH, Options, schema_problems, validate as validate_with_schema};
 pub use suggest::closest;
 

@@ -77,12 +77,41 @@ impl Severity {
     }
 }
 
+/// Which text of the node at a problem's path a [`Suggestion`] replaces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// The member's key (a misspelt field name).
+    Key,
+    /// Within the member's value (a misspelt enum value, or a step of a field path).
+    Value,
+}
+
+impl Target {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Target::Key => "key",
+            Target::Value => "value",
+        }
+    }
+}
+
+/// The "did you mean" of a problem as data, so an editor can apply it: `wrong` is the
+/// misspelt word in the key or value at the problem's path, `right` what to write instead.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Suggestion {
+    pub target: Target,
+    pub wrong: String,
+    pub right: String,
+}
+
 /// One finding about one object.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
     pub severity: Severity,
     pub path: Path,
     pub message: String,
+    /// The fix of a misspelling, when the message suggests one.
+    pub suggestion: Option<Suggestion>,
 }
 
 impl Problem {
@@ -91,6 +120,7 @@ impl Problem {
             severity: Severity::Error,
             path: path.clone(),
             message: message.into(),
+            suggestion: None,
         }
     }
 
@@ -99,7 +129,21 @@ impl Problem {
             severity: Severity::Warning,
             path: path.clone(),
             message: message.into(),
+            suggestion: None,
         }
+    }
+}
+
+impl Problem {
+    /// This problem with a suggestion to replace `wrong` with `right` in its key or value.
+    #[must_use]
+    pub fn suggesting(mut self, target: Target, wrong: &str, right: &str) -> Self {
+        self.suggestion = Some(Suggestion {
+            target,
+            wrong: wrong.to_owned(),
+            right: right.to_owned(),
+        });
+        self
     }
 }
 

@@ -8,7 +8,7 @@ use xprender::model::regexp::Regexp;
 
 use crate::cel;
 use crate::format;
-use crate::problem::{Path, Problem, Seg};
+use crate::problem::{Path, Problem, Seg, Target};
 use crate::suggest;
 
 /// How deep validation follows a schema; deeper schemas are refused when loaded.
@@ -123,14 +123,19 @@ fn normalize(
                 } else if !preserve && additional != Some(&Value::Bool(true)) {
                     obj.remove(&key);
                     let p = path.field(&key);
-                    let hint = properties
-                        .and_then(|ps| suggest::closest(&key, ps.keys().map(String::as_str)))
+                    let near = properties
+                        .and_then(|ps| suggest::closest(&key, ps.keys().map(String::as_str)));
+                    let hint = near
                         .map(|s| format!("; did you mean {s}?"))
                         .unwrap_or_default();
-                    problems.push(if opts.strict {
+                    let problem = if opts.strict {
                         Problem::error(&p, format!("unknown field \"{key}\"{hint}"))
                     } else {
                         Problem::warning(&p, format!("unknown field \"{key}\" (pruned){hint}"))
+                    };
+                    problems.push(match near {
+                        Some(s) => problem.suggesting(Target::Key, &key, s),
+                        None => problem,
                     });
                 }
             }
@@ -265,14 +270,28 @@ fn check(
         && !allowed.contains(value)
     {
         let list: Vec<String> = allowed.iter().map(Value::to_string).collect();
-        problems.push(Problem::error(
+        // A misspelt string among string values: say which one was meant.
+        let near = value.as_str().and_then(|v| {
+            Some(v).zip(suggest::closest(
+                v,
+                allowed.iter().filter_map(Value::as_str),
+            ))
+        });
+        let hint = near
+            .map(|(_, s)| format!("; did you mean {s}?"))
+            .unwrap_or_default();
+        let problem = Problem::error(
             path,
             format!(
-                "Unsupported value: {}: supported values: {}",
+                "Unsupported value: {}: supported values: {}{hint}",
                 value,
                 list.join(", ")
             ),
-        ));
+        );
+        problems.push(match near {
+            Some((v, s)) => problem.suggesting(Target::Value, v, s),
+            None => problem,
+        });
     }
     match value {
         Value::String(s) => check_string(s, schema, &at, problems, &invalid),

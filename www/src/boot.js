@@ -5,7 +5,11 @@ import { Renderer } from './renderer.js';
 import { decodeState, readSettings, STORAGE_KEY } from './share.js';
 
 const examples = collect(
-  import.meta.glob('../../examples/*/*.yaml', { query: '?raw', import: 'default', eager: true }),
+  import.meta.glob(['../../examples/*/*.yaml', '../../examples/gallery/*/*.yaml'], {
+    query: '?raw',
+    import: 'default',
+    eager: true,
+  }),
 );
 
 /** Measurements the end-to-end test reads. */
@@ -42,7 +46,7 @@ function plain(id, text) {
 /** The URL fragment's state, else the last session's, else the default example. */
 async function initialState() {
   const fromUrl = await decodeState(location.hash);
-  if (fromUrl) return { state: fromUrl, example: '' };
+  if (fromUrl) return { state: fromUrl, example: Object.hasOwn(examples, fromUrl.example) ? fromUrl.example : '' };
   try {
     const saved = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null');
     if (saved && typeof saved.xr === 'string') return { state: saved, example: '' };

@@ -59,6 +59,9 @@ function firstLine(s) {
   return String(s).split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
 }
 
+/** The kinds that define schemas, which may sit beside the XR. */
+const DEFINITIONS = ['CompositeResourceDefinition', 'CustomResourceDefinition'];
+
 /** The editors, in the order their documents go to the engine. */
 export const EDITORS = ['xr', 'composition', 'observed'];
 
@@ -68,15 +71,17 @@ export const EDITORS = ['xr', 'composition', 'observed'];
  * With `iterate.untilReady` it asks for the eventual state: renders until the tree settles and
  * is ready, at most `iterate.iterations` times (else DEFAULT_ITERATIONS), keeping every
  * iteration's output.
- * Returns { request, problems: { xr, composition, observed }, origins, compositions } — request
- * is null when an editor holds a YAML error; origins[i] says where documents[i] was typed
- * ({ editor, doc, line, col, from, to }); compositions are the Composition editor's parsed
- * Documents, so the chosen one's patches can be found without parsing it again.
+ * Returns { request, problems: { xr, composition, observed }, origins, nodes, compositions } —
+ * request is null when an editor holds a YAML error; origins[i] says where documents[i] was typed
+ * ({ editor, doc, line, col, from, to }) and nodes[i] is its parsed yaml Document (the validator's
+ * problems are found in it); compositions are the Composition editor's parsed Documents, so the
+ * chosen one's patches can be found without parsing it again.
  */
 export function buildRequest(texts, semantics, iterate = null) {
   const problems = {};
   const documents = [];
   const origins = [];
+  const nodes = [];
   let compositions = [];
   let xrDocs = [];
   for (const editor of EDITORS) {
@@ -85,12 +90,13 @@ export function buildRequest(texts, semantics, iterate = null) {
     parsed.docs.forEach((d, i) => {
       documents.push(d);
       origins.push({ editor, ...parsed.where[i] });
+      nodes.push(parsed.documents[i]);
     });
     if (editor === 'composition') compositions = parsed.documents;
     if (editor === 'xr') xrDocs = parsed.docs;
   }
   const failed = Object.values(problems).some((list) => list.some((p) => p.severity === 'error'));
-  if (failed) return { request: null, problems, origins, compositions };
+  if (failed) return { request: null, problems, origins, nodes, compositions };
   const options = { trace: true, steps: true };
   if (semantics === 'native' || semantics === 'function') options.semantics = semantics;
   if (iterate?.untilReady) {
@@ -98,12 +104,14 @@ export function buildRequest(texts, semantics, iterate = null) {
     const iterations = iterationCap(iterate.iterations) ?? DEFAULT_ITERATIONS;
     Object.assign(options, { untilReady: true, iterations, keepIterations: true });
   }
-  // The XR pane says which object is the XR, so an unannotated observed object is not a rival.
-  const xr = xrDocs.length === 1 ? xrDocs[0] : undefined;
+  // The XR pane says which object is the XR, so an unannotated observed object is not a rival
+  // (an XRD or CRD given beside it is not one).
+  const objects = xrDocs.filter((d) => !DEFINITIONS.includes(d?.kind));
+  const xr = objects.length === 1 ? objects[0] : undefined;
   if (typeof xr?.kind === 'string' && typeof xr.metadata?.name === 'string') {
     options.xr = `${xr.kind}/${xr.metadata.name}`;
   }
-  return { request: { documents, options }, problems, origins, compositions };
+  return { request: { documents, options }, problems, origins, nodes, compositions };
 }
 
 /**

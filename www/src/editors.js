@@ -3,7 +3,7 @@
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { yaml } from '@codemirror/lang-yaml';
 import { bracketMatching, foldGutter, foldKeymap, HighlightStyle, indentOnInput, syntaxHighlighting } from '@codemirror/language';
-import { lintGutter, lintKeymap, setDiagnostics } from '@codemirror/lint';
+import { forEachDiagnostic, lintGutter, lintKeymap, setDiagnostics } from '@codemirror/lint';
 import { highlightSelectionMatches, searchKeymap } from '@codemirror/search';
 import { EditorState, StateEffect, StateField } from '@codemirror/state';
 import {
@@ -101,14 +101,29 @@ export function setText(view, text) {
   view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
 }
 
-/** Shows problems as lint markers: [{ from, to, message, severity }]. */
-export function showProblems(view, problems) {
+/**
+ * Shows problems as lint markers: [{ from, to, message, severity, fix? }], replacing those of the
+ * same group (the render's, or the validator's) and keeping the other group's where edits moved
+ * them. A problem with a `fix` offers it as an action that writes `fix` over [from, to).
+ */
+export function showProblems(view, problems, group = 'render') {
   const len = view.state.doc.length;
+  const kept = [];
+  forEachDiagnostic(view.state, (d, from, to) => {
+    if ((d.group ?? 'render') !== group) kept.push({ ...d, from, to });
+  });
   const diagnostics = problems.map((p) => {
     const from = Math.min(Math.max(p.from, 0), len);
-    return { from, to: Math.min(Math.max(p.to, from), len), severity: p.severity, message: p.message };
+    const d = { from, to: Math.min(Math.max(p.to, from), len), severity: p.severity, message: p.message, group };
+    if (p.fix !== undefined) d.actions = [fixAction(p.fix)];
+    return d;
   });
-  view.dispatch(setDiagnostics(view.state, diagnostics));
+  view.dispatch(setDiagnostics(view.state, [...kept, ...diagnostics]));
+}
+
+/** A lint action writing `text` over its diagnostic's range (where edits have moved it). */
+export function fixAction(text) {
+  return { name: `Change to ${text}`, apply: (view, from, to) => view.dispatch({ changes: { from, to, insert: text } }) };
 }
 
 /** Highlights (and scrolls to) a range, or clears the highlight with null. */

@@ -1,12 +1,14 @@
 // The playground's UI: three YAML editors in, the engine's answer out, re-rendered on every edit.
 import { createEditor, highlightRange, placeCursor, setText, showProblems } from './editors.js';
 import { createGraphView } from './graphview.js';
+import { menuGroups } from './gallery.js';
 import { DEFAULT_ITERATIONS, encodeState, iterationCap, MAX_FRAGMENT, stateOf, STORAGE_KEY } from './share.js';
 import { describeEntry } from './trace.js';
 import { changedPaths, iterationSummary, treeResults } from './tree.js';
 import { drawChanges, drawIterations, drawTree } from './treeview.js';
 import { createStepsView } from './stepsview.js';
 import { connectionRows, inputRows } from './view.js';
+import { invalidNote, VALIDATION } from './validation.js';
 
 const DEBOUNCE_MS = 30;
 const $ = (id) => document.getElementById(id);
@@ -35,6 +37,8 @@ export function start({ renderer, examples, texts, semantics, iterate, example }
   let locations = new Map();
   let debounce = null;
   let persistTimer = null;
+  /** The render answered last: its validation follows it, an older one is stale. */
+  let answeredId = null;
 
   // The plain-text stand-ins boot.js showed give way to the editors.
   for (const id of ['xr', 'composition', 'observed', 'out-resources']) $(id).replaceChildren();
@@ -61,7 +65,8 @@ export function start({ renderer, examples, texts, semantics, iterate, example }
   function current() {
     const t = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, v.state.doc.toString()]));
     const iterations = iterationCap($('iterations').value);
-    return { texts: t, semantics: $('semantics').value, iterate: { untilReady: $('until-ready').checked, iterations } };
+    const iterate = { untilReady: $('until-ready').checked, iterations };
+    return { texts: t, semantics: $('semantics').value, iterate, example: $('example').value };
   }
 
   function edited() {
@@ -78,6 +83,8 @@ export function start({ renderer, examples, texts, semantics, iterate, example }
   }
 
   function answered(msg) {
+    if ('validation' in msg) return validated(msg);
+    answeredId = msg.id;
     metrics.replaced = renderer.replaced;
     const now = performance.now();
     const problems = msg.problems ?? { xr: [], composition: [], observed: [] };
@@ -131,6 +138,16 @@ export function start({ renderer, examples, texts, semantics, iterate, example }
     }
     const settled = count ? `, ${count} iterations` : '';
     status(`rendered in ${msg.ms.toFixed(2)} ms${settled}`);
+  }
+
+  /** The validator's problems in the editors, and the note when the render used invalid input. */
+  function validated(msg) {
+    if (msg.id !== answeredId || !msg.validation) return;
+    for (const [key, list] of Object.entries(msg.validation)) showProblems(inputs[key], list, VALIDATION);
+    const note = invalidNote(msg.invalidInputs);
+    $('validation-note').textContent = note;
+    $('validation-note').hidden = !note;
+    metrics.firstValidationAt ??= performance.now();
   }
 
   /** An iterating render that untilReady failed: the iterations it ran stay on show. */
@@ -394,7 +411,12 @@ export function start({ renderer, examples, texts, semantics, iterate, example }
 
   const select = $('example');
   select.append(new Option('(choose)', ''));
-  for (const name of Object.keys(examples)) select.append(new Option(name, name));
+  for (const [label, names] of menuGroups(examples)) {
+    const group = document.createElement('optgroup');
+    group.label = label;
+    group.append(...names.map((name) => new Option(name.replace(/^gallery\//, ''), name)));
+    select.append(group);
+  }
   select.value = example;
   select.addEventListener('change', () => {
     const ex = examples[select.value];

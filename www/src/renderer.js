@@ -45,6 +45,11 @@ export class Renderer {
   }
 
   answered(worker, msg) {
+    // A validation follows its render's answer: passed on while its worker is the current one.
+    if ('validation' in msg) {
+      if (worker === this.worker) this.onAnswer(msg);
+      return;
+    }
     if (worker !== this.worker || !this.inFlight || msg.id !== this.inFlight.id) return;
     this.clearTimer(this.inFlight.timer);
     this.inFlight = null;

@@ -25,9 +25,13 @@ export function readSettings(state) {
   return { semantics, iterate: { untilReady: state?.untilReady === true, iterations: iterationCap(state?.iterations) } };
 }
 
-/** The state to keep: the three documents and the settings, flat (as links have always held them). */
-export function stateOf({ texts, semantics, iterate }) {
+/**
+ * The state to keep: the three documents and the settings, flat (as links have always held them),
+ * and the name of the example or gallery entry they started from, if any.
+ */
+export function stateOf({ texts, semantics, iterate, example }) {
   const state = { ...texts, semantics };
+  if (typeof example === 'string' && example !== '') state.example = example;
   if (iterate?.untilReady) state.untilReady = true;
   if (iterate?.iterations !== undefined) state.iterations = iterate.iterations;
   return state;

@@ -4,12 +4,14 @@
 import init, { renderDocuments } from '../xprender-wasm/web/xprender.js';
 import { graphData } from './graphdata.js';
 import { answerProblems, buildRequest, chosenComposition, EDITORS, presentation } from './documents.js';
+import { validationMarks } from './problems.js';
 
 const ready = init();
 
 self.onmessage = async (e) => {
   const { id, request } = e.data;
-  const { request: req, problems, origins, compositions } = buildRequest(request.texts, request.semantics, request.iterate);
+  const built = buildRequest(request.texts, request.semantics, request.iterate);
+  const { request: req, problems, origins, compositions } = built;
   if (!req) {
     self.postMessage({ id, problems });
     return;
@@ -44,7 +46,24 @@ self.onmessage = async (e) => {
   const composition = chosenComposition(compositions, answer.output?.inputs);
   const typed = origins.map(({ editor, doc }) => ({ editor, doc }));
   self.postMessage({ id, problems: all, ms, origins: typed, ...answer, ...presentation(composition, answer), ...graphData(composition, answer.output) });
+  await validate(id, built, request.texts, answer.output?.inputs?.unused);
 };
+
+// The validator: its module is imported the first time a render has been answered, so the first
+// output never waits for it; its answer follows each render's as a message of its own.
+let validator = null;
+
+async function validate(id, { request: req, origins, nodes }, texts, unused = []) {
+  try {
+    validator ??= import('../validate-wasm/web/validate.js').then(async (m) => (await m.default(), m));
+    const found = (await validator).validate(req.documents);
+    const marks = validationMarks(found, { origins, nodes, texts, unused: unused.map((u) => u.document) });
+    self.postMessage({ id, validation: marks.problems, invalidInputs: marks.invalidInputs });
+  } catch (err) {
+    validator = null;
+    self.postMessage({ id, validation: null, validationError: String(err?.message ?? err) });
+  }
+}
 
 function thrown(err) {
   return { kind: err.kind ?? 'Internal', message: err.message ?? String(err), context: err.context ?? {} };

@@ -197,6 +197,7 @@ fn check(
                     doc.str_at(&["apiVersion"]).unwrap_or(""),
                     doc.kind()
                 ),
+                suggestion: None,
             }),
             Outcome::Unusable(why) => problems.push(Problem::error(
                 &xprender_validate::Path::root(),

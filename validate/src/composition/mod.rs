@@ -90,7 +90,7 @@ pub(crate) fn check_base(
         problems.push(Problem {
             severity: Severity::Warning,
             path: Path(at.0.iter().cloned().chain(p.path.0).collect()),
-            message: p.message,
+            ..p
         });
     }
     true

@@ -6,7 +6,7 @@ use xprender::model::patch_sets::{self, Source};
 
 use crate::definitions::{Definition, Schemas};
 use crate::fieldpath::{self, Reach};
-use crate::problem::{Path, Problem};
+use crate::problem::{Path, Problem, Target};
 use crate::suggest;
 
 /// Which side of a patch a path is on.
@@ -230,17 +230,22 @@ fn check_path<'a>(
             let fieldpath::Step::Field(name) = &steps[i] else {
                 return None;
             };
-            let hint = suggest::closest(name, candidates.iter().map(String::as_str))
+            let near = suggest::closest(name, candidates.iter().map(String::as_str));
+            let hint = near
                 .map(|s| format!("; did you mean {s}?"))
                 .unwrap_or_default();
-            problems.push(Problem::warning(
+            let problem = Problem::warning(
                 at,
                 format!(
                     "{}: no such field in {}{hint}",
                     fieldpath::prefix(&steps, i),
                     def.type_name()
                 ),
-            ));
+            );
+            problems.push(match near {
+                Some(s) => problem.suggesting(Target::Value, name, s),
+                None => problem,
+            });
             None
         }
         Reach::WrongShape { at: i, found } => {
