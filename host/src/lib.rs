@@ -41,6 +41,9 @@ mod function;
 mod impact;
 mod io;
 mod positions;
+// The object source comes first; the command that reviews with it follows.
+#[allow(dead_code)]
+mod review;
 mod runtime;
 mod stdout;
 mod timeout;

@@ -145,9 +145,20 @@ impl Session {
 
     /// Resolves `apiVersion` + `kind` through discovery of that one group version.
     pub(crate) async fn kind(&mut self, api_version: &str, kind: &str) -> anyhow::Result<Kind> {
+        self.find_kind(api_version, kind)
+            .await?
+            .ok_or_else(|| missing_kind(kind, api_version))
+    }
+
+    /// Like [`Session::kind`], but a kind the server does not serve is `Ok(None)`.
+    pub(crate) async fn find_kind(
+        &mut self,
+        api_version: &str,
+        kind: &str,
+    ) -> anyhow::Result<Option<Kind>> {
         let key = (api_version.to_string(), kind.to_string());
         if let Some(k) = self.kinds.get(&key) {
-            return Ok(k.clone());
+            return Ok(Some(k.clone()));
         }
         let (group, version) = match api_version.split_once('/') {
             Some((g, v)) => (g, v),
@@ -168,10 +179,8 @@ impl Session {
                 ));
             }
             Ok(Ok(found)) => found,
-            Ok(Err(kube::Error::Discovery(_))) => return Err(missing_kind(kind, api_version)),
-            Ok(Err(kube::Error::Api(s))) if s.code == 404 => {
-                return Err(missing_kind(kind, api_version));
-            }
+            Ok(Err(kube::Error::Discovery(_))) => return Ok(None),
+            Ok(Err(kube::Error::Api(s))) if s.code == 404 => return Ok(None),
             Ok(Err(e)) => {
                 let what = format!("discover {kind} in {api_version}");
                 return Err(explain_raw(e, &what, &self.server, self.timeout));
@@ -182,7 +191,7 @@ impl Session {
             namespaced: caps.scope == Scope::Namespaced,
         };
         self.kinds.insert(key, k.clone());
-        Ok(k)
+        Ok(Some(k))
     }
 
     /// Resolves what a user typed (`Kind`, `plural`, `singular` or a short name, optionally
