@@ -56,6 +56,13 @@ pub use value::{Map, ParseError, Value, map};
 /// The version of the engine.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
+/// Applies the `openAPIV3Schema` defaults of a CRD or XRD (`spec.versions[].schema`, of the
+/// version `object`'s apiVersion names) to `object`, as the API server's structural defaulting
+/// does and as the engine defaults an XR. For hosts that predict what the API server stores.
+pub fn apply_schema_defaults(object: &mut Value, definition: &Value) {
+    documents::defaults::apply(object, definition);
+}
+
 /// Renders a request given as the contract's JSON text; returns the Output
 /// document, or an error document `{"error": {"kind", "message", "context"}}`.
 ///

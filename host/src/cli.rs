@@ -34,7 +34,7 @@ pub(crate) enum Command {
     #[command(subcommand)]
     Function(commands::function::FunctionCommand),
     /// Show what rendering would change in a live cluster.
-    Diff(commands::cluster::DiffArgs),
+    Diff(commands::review::DiffArgs),
     /// Server-side apply the rendered state to a live cluster (dry-run unless --yes).
     Apply(commands::cluster::ApplyArgs),
     /// Serve the composition playground on 127.0.0.1.
@@ -56,7 +56,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Validate(args) => commands::validate::run(&args),
         Command::Xpkg(cmd) => commands::xpkg::run(cmd),
         Command::Function(cmd) => commands::function::run(cmd),
-        Command::Diff(args) => commands::cluster::diff(&args),
+        Command::Diff(args) => commands::review::diff(&args),
         Command::Apply(args) => commands::cluster::apply(&args),
         Command::Playground(args) => commands::playground::run(&args),
         Command::Completions(args) => commands::completions::run(&args, Cli::command()),

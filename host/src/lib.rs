@@ -41,8 +41,6 @@ mod function;
 mod impact;
 mod io;
 mod positions;
-// The object source comes first; the command that reviews with it follows.
-#[allow(dead_code)]
 mod review;
 mod runtime;
 mod stdout;

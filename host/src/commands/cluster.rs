@@ -17,6 +17,7 @@ use crate::cluster::client::Session;
 use crate::cluster::diff::{FieldChange, is_secret_field, path_string};
 use crate::cluster::plan::{Action, ResourcePlan};
 use crate::cluster::{ClusterOptions, ConnectOptions, FetchOptions, Target, inputs, plan, render};
+use crate::io::input_error;
 
 /// Diff found changes.
 pub(crate) const EXIT_CHANGES: u8 = 3;
@@ -26,7 +27,7 @@ pub(crate) const EXIT_CHANGES: u8 = 3;
 pub(crate) struct ClusterArgs {
     /// The composite resource or claim, as KIND/NAME (kind, plural or kind.group).
     #[arg(long, value_name = "KIND/NAME")]
-    pub(crate) cluster: String,
+    pub(crate) cluster: Option<String>,
     /// The claim's namespace (default: the kubeconfig context's).
     #[arg(long, short = 'n')]
     pub(crate) namespace: Option<String>,
@@ -55,21 +56,21 @@ pub(crate) struct ClusterArgs {
 pub(crate) enum Format {
     Text,
     Json,
+    Yaml,
 }
 
-#[derive(Debug, clap::Args)]
-#[command(after_help = concat!(
-    "Exit status: 0 no changes, 3 changes found, 1 failure (a render that ended with a Fatal result \
-    included: the resources Crossplane applies before failing are still shown).\n\
-    Compared: the fields the render sets; server-managed metadata and composed resources' status are ignored.\n\
-    --output json: {changed, resources: [{resource, apiVersion, kind, name, namespace, action, \
-    changes: [{path, live, desired}]}], warnings, failure?, inputs: {composite, claim, composition, observed, \
-    connectionSecretKeys, connectionDetailKeys, environmentKeys}}\n\n",
-    composition_sources_help!()
-))]
-pub(crate) struct DiffArgs {
-    #[command(flatten)]
-    pub(crate) common: ClusterArgs,
+/// Writes a report document as JSON or YAML.
+fn write_document(
+    out: &mut impl std::io::Write,
+    format: Format,
+    doc: &Value,
+) -> anyhow::Result<()> {
+    if format == Format::Yaml {
+        write!(out, "{}", crate::io::to_yaml(doc))?;
+    } else {
+        writeln!(out, "{}", serde_json::to_string_pretty(doc)?)?;
+    }
+    Ok(())
 }
 
 #[derive(Debug, clap::Args)]
@@ -90,15 +91,16 @@ pub(crate) struct ApplyArgs {
     pub(crate) force_conflicts: bool,
 }
 
-pub(crate) fn diff(args: &DiffArgs) -> anyhow::Result<ExitCode> {
-    let a = &args.common;
+/// `diff --cluster KIND/NAME`: the plan `apply` would carry out.
+pub(crate) fn diff(a: &ClusterArgs, cluster: &str) -> anyhow::Result<ExitCode> {
     let fetch = fetch_options(a)?;
-    let (plans, warnings, summary, failure) = crate::cluster::block_on(prepare(a, &fetch))??.0;
+    let (plans, warnings, summary, failure) =
+        crate::cluster::block_on(prepare(cluster, a, &fetch))??.0;
     let style = Style::new(a.output);
     let changed = plans.iter().any(|p| p.action != Action::Unchanged);
     let mut out = std::io::stdout().lock();
     match a.output {
-        Format::Json => {
+        Format::Json | Format::Yaml => {
             let mut doc = json!({
                 "changed": changed,
                 "resources": plans.iter().map(|p| plan_json(p, a.show_secrets)).collect::<Vec<_>>(),
@@ -108,7 +110,7 @@ pub(crate) fn diff(args: &DiffArgs) -> anyhow::Result<ExitCode> {
             if let Some(f) = &failure {
                 doc["failure"] = json!(f);
             }
-            writeln!(out, "{}", serde_json::to_string_pretty(&doc)?)?;
+            write_document(&mut out, a.output, &doc)?;
         }
         Format::Text => {
             print_warnings(&warnings);
@@ -139,13 +141,18 @@ pub(crate) fn diff(args: &DiffArgs) -> anyhow::Result<ExitCode> {
 
 pub(crate) fn apply(args: &ApplyArgs) -> anyhow::Result<ExitCode> {
     let a = &args.common;
+    let Some(cluster) = &a.cluster else {
+        return Err(
+            input_error!("apply needs the XR or claim to apply: --cluster KIND/NAME").into(),
+        );
+    };
     let opts = ApplyOptions {
         dry_run: !args.yes,
         force_conflicts: args.force_conflicts,
     };
     let fetch = fetch_options(a)?;
     let (warnings, passes, late_failure) =
-        crate::cluster::block_on(apply_passes(a, &fetch, opts))??;
+        crate::cluster::block_on(apply_passes(cluster, a, &fetch, opts))??;
     let style = Style::new(a.output);
     let suffix = if opts.dry_run { " (dry run)" } else { "" };
     let mut failed = 0;
@@ -187,7 +194,7 @@ pub(crate) fn apply(args: &ApplyArgs) -> anyhow::Result<ExitCode> {
                     writeln!(out, "  {d}")?;
                 }
             }
-            Format::Json => {
+            Format::Json | Format::Yaml => {
                 let mut doc = plan_json(p, a.show_secrets);
                 outcome_json(&mut doc, o, pass, &status, detail);
                 docs.push(doc);
@@ -195,9 +202,9 @@ pub(crate) fn apply(args: &ApplyArgs) -> anyhow::Result<ExitCode> {
         }
     }
     match a.output {
-        Format::Json => {
+        Format::Json | Format::Yaml => {
             let doc = json!({"dryRun": opts.dry_run, "fieldManager": FIELD_MANAGER, "resources": docs, "warnings": warnings});
-            writeln!(out, "{}", serde_json::to_string_pretty(&doc)?)?;
+            write_document(&mut out, a.output, &doc)?;
         }
         Format::Text if opts.dry_run => writeln!(
             out,
@@ -223,11 +230,12 @@ type Pass = (Vec<ResourcePlan>, Vec<Outcome>);
 /// Renders and applies; renders and applies once more when objects were created. Returns the
 /// first render's warnings, the passes, and the second render's failure, if it failed.
 async fn apply_passes(
+    cluster: &str,
     a: &ClusterArgs,
     fetch: &FetchOptions,
     opts: ApplyOptions,
 ) -> anyhow::Result<(Vec<String>, Vec<Pass>, Option<String>)> {
-    let ((plans, warnings, _, failure), mut session) = prepare(a, fetch).await?;
+    let ((plans, warnings, _, failure), mut session) = prepare(cluster, a, fetch).await?;
     if let Some(f) = failure {
         // Crossplane would apply these resources and then fail; apply writes nothing.
         print_warnings(&warnings);
@@ -252,7 +260,7 @@ async fn apply_passes(
     if created {
         // New objects' generated names are known only now: one more render records them
         // (the XR's spec.resourceRefs), as Crossplane's next reconcile would.
-        let ((plans, _, _, failure), mut session) = prepare(a, fetch).await?;
+        let ((plans, _, _, failure), mut session) = prepare(cluster, a, fetch).await?;
         match failure {
             // The first pass stands; the second writes nothing.
             Some(f) => late_failure = Some(f),
@@ -420,8 +428,8 @@ fn fetch_options(a: &ClusterArgs) -> anyhow::Result<FetchOptions> {
 }
 
 /// Connects, reads the cluster, renders and plans.
-async fn prepare(a: &ClusterArgs, fetch: &FetchOptions) -> anyhow::Result<Prepared> {
-    let target = Target::parse(&a.cluster, a.namespace.clone())?;
+async fn prepare(cluster: &str, a: &ClusterArgs, fetch: &FetchOptions) -> anyhow::Result<Prepared> {
+    let target = Target::parse(cluster, a.namespace.clone())?;
     let opts = ClusterOptions {
         connect: ConnectOptions {
             kubeconfig: a.kubeconfig.clone(),

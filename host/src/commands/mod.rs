@@ -10,6 +10,7 @@ pub(crate) mod module;
 pub(crate) mod packages;
 pub(crate) mod playground;
 pub(crate) mod render;
+pub(crate) mod review;
 pub(crate) mod test;
 pub(crate) mod validate;
 pub(crate) mod version;
