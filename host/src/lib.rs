@@ -36,8 +36,6 @@ mod cli;
 mod cluster;
 mod commands;
 mod function;
-// Wired to `xprender diff --composition` once the per-XR review is in.
-#[cfg_attr(not(test), allow(dead_code))]
 mod impact;
 mod io;
 mod positions;
