@@ -36,6 +36,7 @@ mod cli;
 mod cluster;
 mod commands;
 mod function;
+mod impact;
 mod io;
 mod positions;
 mod review;

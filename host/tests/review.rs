@@ -215,13 +215,24 @@ fn exit_codes_gate_a_pipeline() {
 }
 
 #[test]
-fn a_composition_without_xr_files_is_not_reviewed_yet() {
-    let r = diff(&[
-        "--composition",
-        data("objects/definitions.yaml").to_str().unwrap(),
-    ]);
-    assert_eq!(r.code, 2, "{}", r.stderr);
-    assert!(r.stderr.contains("impact analysis"), "{}", r.stderr);
+fn a_composition_without_xr_files_is_an_impact_analysis() {
+    // The exported definitions are one List; the Composition goes alone in a file.
+    let list: Value =
+        serde_saphyr::from_str(&std::fs::read_to_string(data("objects/definitions.yaml")).unwrap())
+            .unwrap();
+    let network = list["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["kind"] == "Composition" && d["metadata"]["name"] == "network")
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("network.json");
+    std::fs::write(&file, serde_json::to_vec(network).unwrap()).unwrap();
+    let r = diff(&["--composition", file.to_str().unwrap(), "-o", "json"]);
+    assert!(matches!(r.code, 0 | 3), "{}", r.stderr);
+    let doc: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(doc["impact"]["composition"], "network", "{}", r.stdout);
     let none = diff(&[]);
     assert_eq!(none.code, 2);
 }

@@ -17,6 +17,8 @@ command -v etcd >/dev/null || die "etcd is not installed"
 step "cluster tests against a live kube-apiserver"
 cd "$ROOT"
 nice -n 10 cargo test -p xprender-host --locked --test cluster -- --ignored --test-threads=1
+step "impact analysis (diff --composition) against a live kube-apiserver"
+nice -n 10 cargo test -p xprender-host --locked --test impact -- --ignored --test-threads=1
 
 step "diff reviews against a live kube-apiserver and its exported objects"
 nice -n 10 cargo test -p xprender-host --locked --test review -- --ignored --test-threads=1

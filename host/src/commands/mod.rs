@@ -6,6 +6,7 @@ pub(crate) mod composition;
 pub(crate) mod crossplane_render;
 pub(crate) mod fetch;
 pub(crate) mod function;
+pub(crate) mod impact;
 pub(crate) mod module;
 pub(crate) mod packages;
 pub(crate) mod playground;

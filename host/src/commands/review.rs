@@ -2,8 +2,8 @@
 //! objects, and writes the report (text, JSON or YAML).
 //!
 //! The inputs decide the mode: XR or claim files review those; `--cluster KIND/NAME` is the
-//! live plan in `cluster.rs`. A Composition alone (impact analysis over the XRs that use it)
-//! is a mode of its own, not available yet: it is refused here as a usage error.
+//! live plan in `cluster.rs`; a Composition alone is an impact analysis over the XRs it
+//! reaches (`impact.rs`).
 
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
@@ -47,9 +47,12 @@ pub(crate) struct DiffArgs {
     pub(crate) common: ClusterArgs,
     #[command(flatten)]
     pub(crate) review: ReviewArgs,
+    #[command(flatten)]
+    pub(crate) impact: super::impact::ImpactArgs,
 }
 
-/// `xprender diff`: a review of files, or with `--cluster` the live plan.
+/// `xprender diff`: a review of files, with `--cluster` the live plan, with a Composition alone
+/// an impact analysis.
 pub(crate) fn diff(args: &DiffArgs) -> anyhow::Result<ExitCode> {
     let a = &args.common;
     match &a.cluster {
@@ -58,8 +61,36 @@ pub(crate) fn diff(args: &DiffArgs) -> anyhow::Result<ExitCode> {
         )
         .into()),
         Some(cluster) => super::cluster::diff(a, cluster),
+        None if super::impact::asked(&args.files, a) => impact(a, &args.review, &args.impact),
+        None if !args.impact.resource.is_empty() || args.impact.include_manual => Err(input_error!(
+            "--resource and --include-manual narrow an impact analysis: give a Composition and no XR files"
+        )
+        .into()),
         None => run(&args.files, a, &args.review),
     }
+}
+
+/// An impact analysis with the Composition given and the review's options.
+fn impact(
+    a: &ClusterArgs,
+    r: &ReviewArgs,
+    i: &super::impact::ImpactArgs,
+) -> anyhow::Result<ExitCode> {
+    let composition = override_composition(a)?
+        .context("an impact analysis needs the Composition: --composition FILE or --package REF")?;
+    let review = ReviewOptions {
+        composition: None,
+        depth_limit: r.depth_limit,
+        ignore: IgnorePaths::parse(&r.ignore_paths).map_err(|e| input_error!("{e}"))?,
+        dry_run: !r.no_dry_run,
+    };
+    let style = TextStyle {
+        color: !r.no_color
+            && std::io::stdout().is_terminal()
+            && std::env::var_os("NO_COLOR").is_none(),
+        compact: r.compact,
+    };
+    super::impact::run(a, composition, r.objects.as_deref(), review, style, i)
 }
 
 /// Options of a review of files.
@@ -90,12 +121,6 @@ pub(crate) struct ReviewArgs {
 /// Reviews the XRs and claims of `files`.
 pub(crate) fn run(files: &[PathBuf], a: &ClusterArgs, r: &ReviewArgs) -> anyhow::Result<ExitCode> {
     if files.is_empty() {
-        if !a.source.composition_file.is_empty() || a.source.package.is_some() {
-            return Err(input_error!(
-                "a Composition without XR or claim files is an impact analysis over the XRs that use it, which `diff` does not do yet; give the XR or claim files to review with it"
-            )
-            .into());
-        }
         return Err(input_error!(
             "give XR or claim files to review (`-` reads stdin), or --cluster KIND/NAME"
         )
@@ -202,7 +227,7 @@ fn read_inputs(files: &[PathBuf]) -> anyhow::Result<Vec<(Value, String)>> {
 
 /// The Composition of `--composition FILE` or `--package`: the only one there, or the one
 /// `--composition-name` names.
-fn override_composition(a: &ClusterArgs) -> anyhow::Result<Option<Value>> {
+pub(crate) fn override_composition(a: &ClusterArgs) -> anyhow::Result<Option<Value>> {
     let Some(candidates) = a.source.candidates()? else {
         return Ok(None);
     };
