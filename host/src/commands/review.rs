@@ -262,7 +262,8 @@ pub(crate) fn override_composition(a: &ClusterArgs) -> anyhow::Result<Option<Val
 async fn cluster_composition(objects: &mut Objects, name: &str) -> anyhow::Result<Value> {
     let defs = objects.definitions().await?;
     defs.compositions
-        .into_iter()
+        .iter()
         .find(|c| str_at(c, "/metadata/name") == name)
+        .cloned()
         .with_context(|| format!("{} has no Composition named {name:?}", objects.origin()))
 }

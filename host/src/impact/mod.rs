@@ -10,6 +10,7 @@ pub(crate) mod report;
 pub(crate) mod scope;
 
 use anyhow::bail;
+use futures::StreamExt as _;
 use serde_json::Value;
 
 use crate::cluster::str_at;
@@ -53,6 +54,9 @@ pub(crate) struct Impact {
     pub(crate) analysed: Vec<Analysed>,
     pub(crate) left_out: Vec<Skipped>,
 }
+
+/// Reviews whose dry runs are sent at once.
+const IN_FLIGHT: usize = 16;
 
 /// Finds the composites of the Composition's type, decides which adopt it and reviews those;
 /// `progress(done, total)` is called before the first review and after each.
@@ -111,20 +115,33 @@ pub(crate) async fn analyse(
     };
     let total = todo.len();
     progress(0, total);
-    let mut analysed = Vec::with_capacity(total);
-    for (i, (c, why, manual)) in todo.into_iter().enumerate() {
+    // Renders run in turn (they read the shared object source); the dry runs of up to
+    // IN_FLIGHT reviews travel together, so a thousand XRs do not wait for three thousand round
+    // trips one after another.
+    let mut pending = Vec::with_capacity(total);
+    for (c, why, manual) in todo {
         let Some(xr) = &c.xr else { continue };
         let xr_ref = ObjectRef::of(xr);
         let origin = format!("the cluster's {}", xr_ref);
-        let review = crate::review::review(objects, xr, &origin, &review).await;
-        analysed.push(Analysed {
-            xr: xr_ref,
-            claim: c.claim.as_ref().map(ObjectRef::of),
-            why,
-            manual,
-            review,
+        let prepared = crate::review::prepare(objects, xr, &origin, &review).await;
+        let claim = c.claim.as_ref().map(ObjectRef::of);
+        pending.push(async move {
+            let review = prepared.finish().await;
+            Analysed {
+                xr: xr_ref,
+                claim,
+                why,
+                manual,
+                review,
+            }
         });
-        progress(i + 1, total);
+    }
+    let total = pending.len();
+    let mut finished = futures::stream::iter(pending).buffered(IN_FLIGHT);
+    let mut analysed = Vec::with_capacity(total);
+    while let Some(a) = finished.next().await {
+        analysed.push(a);
+        progress(analysed.len(), total);
     }
     Ok(Impact {
         composition: str_at(comp, "/metadata/name").into(),

@@ -24,7 +24,8 @@ pub(crate) use objects::Objects;
 pub(crate) use report::XrReview;
 
 use objects::Definitions;
-use report::{ChangeType, Identity, ResourceChange, Warning};
+use report::{ChangeType, Compared, Identity, ResourceChange, Warning};
+use stored::DryRun;
 use tree::{Observed, RenderInputs};
 
 use crate::cluster::str_at;
@@ -49,18 +50,117 @@ pub(crate) async fn review(
     origin: &str,
     opts: &ReviewOptions,
 ) -> XrReview {
-    let mut r = XrReview {
-        xr: Identity::of(input),
-        origin: origin.to_string(),
-        ..XrReview::default()
+    prepare(objects, input, origin, opts).await.finish().await
+}
+
+/// A review up to its server-side dry runs: everything read and rendered, the dry runs still to
+/// send. A caller reviewing many XRs prepares them in turn (they share the object source) and
+/// finishes many at once, so their dry runs travel together instead of one round trip after
+/// another.
+pub(crate) struct Prepared {
+    r: XrReview,
+    targets: Vec<Target>,
+    removed: Vec<ResourceChange>,
+    ignore: IgnorePaths,
+}
+
+/// A desired object, its live counterpart and how the server's stored form is to be learnt.
+struct Target {
+    id: Identity,
+    resource: String,
+    live: Option<Value>,
+    dry_run: Option<DryRun>,
+    /// The prediction, used when there is no dry run or the server cannot answer it.
+    predicted: Value,
+}
+
+/// Prepares the review of one XR or claim (see [`review`]).
+pub(crate) async fn prepare(
+    objects: &mut Objects,
+    input: &Value,
+    origin: &str,
+    opts: &ReviewOptions,
+) -> Prepared {
+    let mut p = Prepared {
+        r: XrReview {
+            xr: Identity::of(input),
+            origin: origin.to_string(),
+            ..XrReview::default()
+        },
+        targets: Vec::new(),
+        removed: Vec::new(),
+        ignore: opts.ignore.clone(),
     };
-    if let Err(e) = review_into(objects, input, opts, &mut r).await {
-        // A failed XR's diffs are withheld: they may be incomplete.
-        r.errors.push(format!("{e:#}"));
-        r.changes.clear();
-        r.unchanged = 0;
+    if let Err(e) = review_into(objects, input, opts, &mut p).await {
+        p.fail(&e);
     }
-    r
+    p
+}
+
+impl Prepared {
+    /// A failed XR's diffs are withheld: they may be incomplete.
+    fn fail(&mut self, e: &anyhow::Error) {
+        self.r.errors.push(format!("{e:#}"));
+        self.r.changes.clear();
+        self.r.unchanged = 0;
+        self.targets.clear();
+        self.removed.clear();
+    }
+
+    /// Sends the dry runs (together) and compares every desired object in its stored form.
+    pub(crate) async fn finish(mut self) -> XrReview {
+        let runs = self.targets.iter_mut().map(|t| t.dry_run.take());
+        let answers = futures::future::join_all(runs.map(|d| async move {
+            match d {
+                Some(d) => d.run().await,
+                None => Ok(None),
+            }
+        }))
+        .await;
+        let targets = std::mem::take(&mut self.targets);
+        for (t, answer) in targets.into_iter().zip(answers) {
+            let (after, how) = match answer {
+                Ok(Some(v)) => (v, Compared::DryRun),
+                Ok(None) => (t.predicted, Compared::CrdDefaults),
+                Err(e) => {
+                    self.fail(&e);
+                    return self.r;
+                }
+            };
+            self.compare(t.id, t.resource, t.live.as_ref(), &after, how);
+        }
+        self.r.changes.append(&mut self.removed);
+        self.r
+    }
+
+    /// Compares one desired object, in its stored form, with its live counterpart.
+    fn compare(
+        &mut self,
+        id: Identity,
+        resource: String,
+        live: Option<&Value>,
+        after: &Value,
+        how: Compared,
+    ) {
+        let after = self.ignore.normalize(after);
+        let before = live.map(|l| self.ignore.normalize(l));
+        let change = match &before {
+            None => ChangeType::Added,
+            Some(b) if *b == after => {
+                self.r.unchanged += 1;
+                return;
+            }
+            Some(_) => ChangeType::Modified,
+        };
+        self.r.changes.push(ResourceChange {
+            change,
+            id,
+            resource,
+            before,
+            after: Some(after),
+            compared: Some(how),
+        });
+    }
 }
 
 /// What is rendered for the input, and the live objects it is compared with.
@@ -77,8 +177,9 @@ async fn review_into(
     objects: &mut Objects,
     input: &Value,
     opts: &ReviewOptions,
-    r: &mut XrReview,
+    p: &mut Prepared,
 ) -> anyhow::Result<()> {
+    let r = &mut p.r;
     let defs = objects.definitions().await?;
     let top = resolve(objects, &defs, input, &mut r.warnings).await?;
     let observed = match &top.live_xr {
@@ -150,12 +251,22 @@ async fn review_into(
         if let (Some(live), Some(owner)) = (&t.live, &t.owner) {
             check_owner(live, &t.object, owner, &id, &mut r.warnings);
         }
-        compare(objects, &defs, t, id, opts, r).await?;
+        let dry_run = match objects.session() {
+            Some(session) if opts.dry_run => DryRun::prepare(session, &t.object).await?,
+            _ => None,
+        };
+        p.targets.push(Target {
+            predicted: stored::predict(&defs, t.live.as_ref(), &t.object),
+            id,
+            resource: std::mem::take(&mut t.resource),
+            live: t.live.take(),
+            dry_run,
+        });
     }
     for o in observed {
         let id = Identity::of(&o.object);
         if !seen.contains(&id.key()) {
-            r.changes.push(ResourceChange {
+            p.removed.push(ResourceChange {
                 change: ChangeType::Removed,
                 id,
                 resource: String::new(),
@@ -211,38 +322,6 @@ fn collect_desired(
             collect_desired(nested, &format!("{path}/"), obj, out, observed);
         }
     }
-}
-
-/// Compares one desired object with its live counterpart in their stored forms.
-async fn compare(
-    objects: &mut Objects,
-    defs: &Definitions,
-    t: &Desired,
-    id: Identity,
-    opts: &ReviewOptions,
-    r: &mut XrReview,
-) -> anyhow::Result<()> {
-    let (after, how) =
-        stored::stored(objects, defs, t.live.as_ref(), &t.object, opts.dry_run).await?;
-    let after = opts.ignore.normalize(&after);
-    let before = t.live.as_ref().map(|l| opts.ignore.normalize(l));
-    let change = match &before {
-        None => ChangeType::Added,
-        Some(b) if *b == after => {
-            r.unchanged += 1;
-            return Ok(());
-        }
-        Some(_) => ChangeType::Modified,
-    };
-    r.changes.push(ResourceChange {
-        change,
-        id,
-        resource: t.resource.clone(),
-        before,
-        after: Some(after),
-        compared: Some(how),
-    });
-    Ok(())
 }
 
 /// Finds what the input stands for: an XR (as it is in the cluster, if it is), or a claim and

@@ -22,6 +22,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use anyhow::{Context as _, bail};
 use serde_json::Value;
@@ -34,6 +35,8 @@ pub(crate) struct Objects {
     backend: Backend,
     /// (group, kind) → every object of the kind; filled on first use for a cluster.
     kinds: HashMap<(String, String), Vec<Value>>,
+    /// Read once: a review of many XRs shares them (a cluster's CRDs alone weigh megabytes).
+    definitions: Option<Rc<Definitions>>,
 }
 
 enum Backend {
@@ -83,6 +86,7 @@ impl Objects {
         Ok(Objects {
             backend: Backend::Cluster(Box::new(session)),
             kinds: HashMap::new(),
+            definitions: None,
         })
     }
 
@@ -106,6 +110,7 @@ impl Objects {
         Ok(Objects {
             backend: Backend::Export(path.to_path_buf()),
             kinds,
+            definitions: None,
         })
     }
 
@@ -161,15 +166,20 @@ impl Objects {
     }
 
     /// The definitions a render needs.
-    pub(crate) async fn definitions(&mut self) -> anyhow::Result<Definitions> {
-        Ok(Definitions {
+    pub(crate) async fn definitions(&mut self) -> anyhow::Result<Rc<Definitions>> {
+        if let Some(d) = &self.definitions {
+            return Ok(Rc::clone(d));
+        }
+        let d = Rc::new(Definitions {
             crds: self.all(CRD.0, CRD.1).await?.to_vec(),
             xrds: self.all(XRD.0, XRD.1).await?.to_vec(),
             compositions: self.all(COMPOSITION.0, COMPOSITION.1).await?.to_vec(),
             revisions: self.all(REVISION.0, REVISION.1).await?.to_vec(),
             environment_configs: self.all(ENVIRONMENT.0, ENVIRONMENT.1).await?.to_vec(),
             functions: self.all(FUNCTION.0, FUNCTION.1).await?.to_vec(),
-        })
+        });
+        self.definitions = Some(Rc::clone(&d));
+        Ok(d)
     }
 
     /// Every object of a kind, LISTed (at the first of `api_versions` the server serves) once.

@@ -1,37 +1,22 @@
 //! What the API server would store for a desired object: its answer to a server-side dry-run
 //! apply (or create, for a name still to be generated) where the credentials may, else the
-//! desired object merged over the live one with its CRD's defaults applied.
+//! desired object merged over the live one with its CRD's defaults applied. A dry run the
+//! server refuses for the credentials (403), a namespace that does not exist yet (404) or a kind
+//! it does not serve fall back to the prediction; a rejection of the object itself (422,
+//! admission) is an error.
+
+use std::time::Duration;
 
 use anyhow::anyhow;
-use kube::api::{DynamicObject, Patch, PatchParams, PostParams};
+
+use kube::api::{Api, DynamicObject, Patch, PatchParams, PostParams};
 use serde_json::{Value, json};
 
-use super::objects::{Definitions, Objects};
-use super::report::Compared;
+use super::objects::Definitions;
 use super::tree::merge;
 use crate::cluster::apply::FIELD_MANAGER;
 use crate::cluster::client::{Session, to_json};
 use crate::cluster::str_at;
-
-/// The stored form of `desired`, and how it was obtained. With `dry_run` and a live source, the
-/// API server answers; a request it refuses for the credentials (403), a namespace that does
-/// not exist yet (404) or a kind it does not serve fall back to the prediction. A rejection of
-/// the object itself (422, admission) is an error.
-pub(crate) async fn stored(
-    objects: &mut Objects,
-    defs: &Definitions,
-    live: Option<&Value>,
-    desired: &Value,
-    dry_run: bool,
-) -> anyhow::Result<(Value, Compared)> {
-    if dry_run
-        && let Some(session) = objects.session()
-        && let Some(v) = dry_run_apply(session, desired).await?
-    {
-        return Ok((v, Compared::DryRun));
-    }
-    Ok((predict(defs, live, desired), Compared::CrdDefaults))
-}
 
 /// The desired object over the live one, defaulted by its CRD (or XRD).
 pub(crate) fn predict(defs: &Definitions, live: Option<&Value>, desired: &Value) -> Value {
@@ -58,77 +43,112 @@ pub(crate) fn predict(defs: &Definitions, live: Option<&Value>, desired: &Value)
     merged
 }
 
-/// The server's answer to a dry run; `None` when it cannot answer for this object.
-async fn dry_run_apply(session: &mut Session, desired: &Value) -> anyhow::Result<Option<Value>> {
-    let (av, kind_name) = (str_at(desired, "/apiVersion"), str_at(desired, "/kind"));
-    let Some(kind) = session.find_kind(av, kind_name).await? else {
-        return Ok(None);
-    };
-    let ns = str_at(desired, "/metadata/namespace");
-    if kind.namespaced && ns.is_empty() {
-        return Ok(None);
-    }
-    let api = session.api(&kind, Some(ns).filter(|n| !n.is_empty()));
-    let name = str_at(desired, "/metadata/name").to_string();
-    let mut body = desired.clone();
-    if let Some(m) = body.as_object_mut() {
-        m.remove("status");
-    }
-    if let Some(m) = body.pointer_mut("/metadata").and_then(Value::as_object_mut) {
-        // The server's bookkeeping: sent back, it would only make the apply conditional.
-        for k in [
-            "resourceVersion",
-            "uid",
-            "creationTimestamp",
-            "generation",
-            "managedFields",
-        ] {
-            m.remove(k);
+/// A server-side dry run to send: prepared in turn (it resolves kinds through the session), sent
+/// together with others, since each costs a round trip to the API server and a review of many
+/// XRs asks for thousands.
+pub(crate) struct DryRun {
+    api: Api<DynamicObject>,
+    body: Value,
+    name: String,
+    kind: String,
+    generate_name: String,
+    timeout: Duration,
+}
+
+impl DryRun {
+    /// The dry run for `desired`; `None` when the server cannot take one for it (a kind it does
+    /// not serve, a namespaced object without a namespace).
+    pub(crate) async fn prepare(
+        session: &mut Session,
+        desired: &Value,
+    ) -> anyhow::Result<Option<DryRun>> {
+        let (av, kind_name) = (str_at(desired, "/apiVersion"), str_at(desired, "/kind"));
+        let Some(kind) = session.find_kind(av, kind_name).await? else {
+            return Ok(None);
+        };
+        let ns = str_at(desired, "/metadata/namespace");
+        if kind.namespaced && ns.is_empty() {
+            return Ok(None);
         }
-    }
-    let answer = if name.is_empty() {
-        let obj: DynamicObject = serde_json::from_value(body)?;
-        let pp = PostParams {
-            dry_run: true,
-            field_manager: Some(FIELD_MANAGER.into()),
-        };
-        tokio::time::timeout(session.timeout, api.create(&pp, &obj)).await
-    } else {
-        let pp = PatchParams {
-            dry_run: true,
-            force: true,
-            field_manager: Some(FIELD_MANAGER.into()),
-            ..PatchParams::default()
-        };
-        tokio::time::timeout(session.timeout, api.patch(&name, &pp, &Patch::Apply(&body))).await
-    };
-    let label = format!("{kind_name}/{name}");
-    match answer {
-        Err(_) => Err(anyhow!(
-            "timed out after {:?} on a dry-run apply of {label}",
-            session.timeout
-        )),
-        Ok(Ok(obj)) => {
-            let mut v = to_json(obj)?;
-            if name.is_empty()
-                && let Some(m) = v.pointer_mut("/metadata").and_then(Value::as_object_mut)
-            {
-                // The server drew a name for this dry run only.
-                m.remove("name");
-                m.insert(
-                    "generateName".into(),
-                    json!(str_at(desired, "/metadata/generateName")),
-                );
+        let api = session.api(&kind, Some(ns).filter(|n| !n.is_empty()));
+        let name = str_at(desired, "/metadata/name").to_string();
+        let mut body = desired.clone();
+        if let Some(m) = body.as_object_mut() {
+            m.remove("status");
+        }
+        if let Some(m) = body.pointer_mut("/metadata").and_then(Value::as_object_mut) {
+            // The server's bookkeeping: sent back, it would only make the apply conditional.
+            for k in [
+                "resourceVersion",
+                "uid",
+                "creationTimestamp",
+                "generation",
+                "managedFields",
+            ] {
+                m.remove(k);
             }
-            Ok(Some(v))
         }
-        Ok(Err(kube::Error::Api(s))) if s.code == 403 || s.code == 404 => Ok(None),
-        Ok(Err(kube::Error::Api(s))) => Err(anyhow!(
-            "the cluster rejected {label}: {} ({} {})",
-            s.message,
-            s.code,
-            s.reason
-        )),
-        Ok(Err(e)) => Err(anyhow!("dry-run apply of {label} failed: {e}")),
+        Ok(Some(DryRun {
+            api,
+            body,
+            name,
+            kind: kind_name.to_string(),
+            generate_name: str_at(desired, "/metadata/generateName").to_string(),
+            timeout: session.timeout,
+        }))
+    }
+
+    /// The server's answer; `None` when it cannot answer for this object (403, 404).
+    pub(crate) async fn run(self) -> anyhow::Result<Option<Value>> {
+        let DryRun {
+            api,
+            body,
+            name,
+            kind: kind_name,
+            generate_name,
+            timeout,
+        } = self;
+        let answer = if name.is_empty() {
+            let obj: DynamicObject = serde_json::from_value(body)?;
+            let pp = PostParams {
+                dry_run: true,
+                field_manager: Some(FIELD_MANAGER.into()),
+            };
+            tokio::time::timeout(timeout, api.create(&pp, &obj)).await
+        } else {
+            let pp = PatchParams {
+                dry_run: true,
+                force: true,
+                field_manager: Some(FIELD_MANAGER.into()),
+                ..PatchParams::default()
+            };
+            tokio::time::timeout(timeout, api.patch(&name, &pp, &Patch::Apply(&body))).await
+        };
+        let label = format!("{kind_name}/{name}");
+        match answer {
+            Err(_) => Err(anyhow!(
+                "timed out after {:?} on a dry-run apply of {label}",
+                timeout
+            )),
+            Ok(Ok(obj)) => {
+                let mut v = to_json(obj)?;
+                if name.is_empty()
+                    && let Some(m) = v.pointer_mut("/metadata").and_then(Value::as_object_mut)
+                {
+                    // The server drew a name for this dry run only.
+                    m.remove("name");
+                    m.insert("generateName".into(), json!(generate_name));
+                }
+                Ok(Some(v))
+            }
+            Ok(Err(kube::Error::Api(s))) if s.code == 403 || s.code == 404 => Ok(None),
+            Ok(Err(kube::Error::Api(s))) => Err(anyhow!(
+                "the cluster rejected {label}: {} ({} {})",
+                s.message,
+                s.code,
+                s.reason
+            )),
+            Ok(Err(e)) => Err(anyhow!("dry-run apply of {label} failed: {e}")),
+        }
     }
 }
