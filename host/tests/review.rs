@@ -248,6 +248,53 @@ fn stdin_is_read_with_a_dash() {
     assert_eq!(doc["xrs"][0]["origin"], "stdin");
 }
 
+/// The changes of the namespaced v2 XR App/shop (tests/data/review/v2): its size grows, its
+/// ConfigMap follows, a Bucket is new and the Queue its Composition dropped is removed.
+fn v2_changes() -> Vec<(String, String, String)> {
+    vec![
+        triple("modified", "App/shop", ""),
+        triple("added", "Bucket/shop-(generated)", "bucket"),
+        triple("modified", "ConfigMap/shop-config", "config"),
+        triple("removed", "Queue/shop-queue", ""),
+    ]
+}
+
+fn v2_diff(objects: &Path, extra: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_xprender"))
+        .arg("diff")
+        .arg(data("v2/inputs/app.yaml"))
+        .args(["-o", "json"])
+        .args(extra)
+        .arg("--objects")
+        .arg(objects)
+        .output()
+        .expect("runs");
+    Run::from(out)
+}
+
+#[test]
+fn a_namespaced_v2_xr_is_reviewed_in_its_namespace() {
+    let r = v2_diff(&data("v2/objects"), &[]);
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    let doc = json_of(&r);
+    assert_eq!(changes(&doc, 0), v2_changes(), "{doc:#}");
+    assert_eq!(doc["xrs"][0]["xr"]["namespace"], "team-b");
+    let c = &doc["xrs"][0]["changes"];
+    assert_eq!(
+        c[2]["fields"],
+        json!([{"path": "data.size", "old": "small", "new": "large"}])
+    );
+    // v2 composes into the XR's namespace, and labels for a claim only when there is one.
+    let bucket = &c[1]["fields"][0]["new"];
+    assert_eq!(bucket["metadata"]["namespace"], "team-b");
+    assert_eq!(
+        bucket["metadata"]["labels"],
+        json!({"crossplane.io/composite": "shop"})
+    );
+    assert_eq!(bucket["spec"]["forProvider"]["versioning"], false);
+    assert_eq!(doc["xrs"][0]["warnings"], json!([]));
+}
+
 /// The servers and tools these tests share with the other live-server tests.
 mod live {
     pub(crate) mod apiserver;
@@ -263,7 +310,7 @@ mod on_a_live_api_server {
     use serde_json::{Value, json};
 
     use super::live::apiserver::Servers;
-    use super::{data, input};
+    use super::{data, input, v2_changes, v2_diff};
 
     fn yaml_docs(path: &std::path::Path) -> Vec<Value> {
         let text = std::fs::read_to_string(path).unwrap();
@@ -488,5 +535,56 @@ mod on_a_live_api_server {
             warned.stdout,
             warned.stderr
         );
+    }
+
+    #[test]
+    #[ignore = "needs kube-apiserver; scripts/suites/70-cluster.sh runs them"]
+    fn a_namespaced_v2_xr_reviews_alike_live_and_exported() {
+        let servers = Servers::start(&[]);
+        let rt = tokio::runtime::Runtime::new().unwrap();
+        let client = rt.block_on(servers.client());
+        let mut uids = BTreeMap::new();
+        rt.block_on(async {
+            let crossplane = yaml_docs(&data("../cluster/crds.yaml"));
+            for d in crossplane
+                .iter()
+                .chain(&yaml_docs(&data("v2/live-crds.yaml")))
+            {
+                apply(&client, d, &mut uids).await;
+            }
+            for d in yaml_docs(&data("v2/objects/definitions.yaml"))
+                .iter()
+                .chain(&yaml_docs(&data("v2/objects/tree.yaml")))
+            {
+                apply(&client, d, &mut uids).await;
+            }
+        });
+        let app = data("v2/inputs/app.yaml");
+        let live = xprender(&servers, &[app.to_str().unwrap(), "-o", "json"]);
+        assert_eq!(live.code, 3, "{}\n{}", live.stderr, live.stdout);
+        let live: Value = serde_json::from_str(&live.stdout).unwrap();
+        assert_eq!(super::changes(&live, 0), v2_changes(), "{live:#}");
+        assert_eq!(live["xrs"][0]["comparedWith"], json!(["dry-run"]));
+
+        let dir = servers.dir.join("export-v2");
+        let kinds = [
+            ("apiextensions.k8s.io/v1", "CustomResourceDefinition"),
+            (
+                "apiextensions.crossplane.io/v2",
+                "CompositeResourceDefinition",
+            ),
+            ("apiextensions.crossplane.io/v1", "Composition"),
+            ("pkg.crossplane.io/v1", "Function"),
+            ("review.example.org/v1", "App"),
+            ("v1", "ConfigMap"),
+            ("infra.example.org/v1", "Queue"),
+            ("infra.example.org/v1", "Bucket"),
+        ];
+        rt.block_on(export(&client, &kinds, &dir));
+        let offline = v2_diff(&dir, &[]);
+        assert_eq!(offline.code, 3, "{}", offline.stderr);
+        let offline: Value = serde_json::from_str(&offline.stdout).unwrap();
+        assert_eq!(offline["xrs"][0]["comparedWith"], json!(["crd-defaults"]));
+        assert_eq!(comparable(offline), comparable(live));
     }
 }

@@ -181,6 +181,13 @@ impl Objects {
                 for av in api_versions {
                     if let Some(k) = session.find_kind(av, kind).await? {
                         listed = session.list(&k, None).await?;
+                        // A list of a built-in kind leaves out its items' apiVersion and kind.
+                        for o in listed.iter_mut().filter_map(Value::as_object_mut) {
+                            o.entry("apiVersion")
+                                .or_insert_with(|| k.resource.api_version.clone().into());
+                            o.entry("kind")
+                                .or_insert_with(|| k.resource.kind.clone().into());
+                        }
                         break;
                     }
                 }

@@ -122,10 +122,29 @@ pub(crate) fn request(r: &RenderInputs<'_>) -> Value {
     }
     options.insert("environmentConfigs".into(), json!("selected"));
     options.insert("depthLimit".into(), json!(r.depth_limit));
+    if is_v2(r.top, r.defs) {
+        options.insert("crossplane".into(), json!("v2"));
+        // The whole XR, not the part `crossplane render` prints: the review compares its spec.
+        options.insert("includeFullXr".into(), json!(true));
+    }
     if let Some(name) = override_name {
         options.insert("compositionName".into(), json!(name));
     }
     json!({"documents": docs, "options": options})
+}
+
+/// Whether the top object is a Crossplane v2 XR: it has `spec.crossplane`, or its XRD is a v2
+/// one whose scope is not `LegacyCluster`. Crossplane v2 writes composed resources' metadata
+/// by its own rules (claim labels only with a claim).
+fn is_v2(top: &Value, defs: &Definitions) -> bool {
+    if top.pointer("/spec/crossplane").is_some() {
+        return true;
+    }
+    let (av, kind) = (str_at(top, "/apiVersion"), str_at(top, "/kind"));
+    defs.xrd_of(av, kind, false).is_some_and(|x| {
+        str_at(x, "/apiVersion") == "apiextensions.crossplane.io/v2"
+            && str_at(x, "/spec/scope") != "LegacyCluster"
+    })
 }
 
 /// Merges `over` onto `base` as an apply leaves it: objects key by key, anything else replaced.
