@@ -280,9 +280,11 @@ fn a_namespaced_v2_xr_is_reviewed_in_its_namespace() {
     assert_eq!(changes(&doc, 0), v2_changes(), "{doc:#}");
     assert_eq!(doc["xrs"][0]["xr"]["namespace"], "team-b");
     let c = &doc["xrs"][0]["changes"];
+    // `legacy` was set by Crossplane's apply, which the next one leaves it out of: removed.
     assert_eq!(
         c[2]["fields"],
-        json!([{"path": "data.size", "old": "small", "new": "large"}])
+        json!([{"path": "data.legacy", "old": "yes"},
+               {"path": "data.size", "old": "small", "new": "large"}])
     );
     // v2 composes into the XR's namespace, and labels for a claim only when there is one.
     let bucket = &c[1]["fields"][0]["new"];
@@ -346,11 +348,21 @@ mod on_a_live_api_server {
         }
     }
 
-    /// Server-side applies an object as it is written in the fixtures, less its uid and status;
-    /// its owner references get the uids the server gave the owners (`uids`: Kind/name → uid).
+    /// Server-side applies an object as it is written in the fixtures, less its uid and status,
+    /// as the manager of its first `managedFields` entry (else `fixtures`); its owner references
+    /// get the uids the server gave the owners (`uids`: Kind/name → uid).
     async fn apply(client: &kube::Client, doc: &Value, uids: &mut BTreeMap<String, String>) {
         let mut doc = doc.clone();
-        doc["metadata"].as_object_mut().unwrap().remove("uid");
+        let meta = doc["metadata"].as_object_mut().unwrap();
+        meta.remove("uid");
+        let manager = meta
+            .remove("managedFields")
+            .and_then(|m| {
+                m.pointer("/0/manager")
+                    .and_then(Value::as_str)
+                    .map(String::from)
+            })
+            .unwrap_or_else(|| "fixtures".into());
         let refs = doc.pointer_mut("/metadata/ownerReferences");
         for r in refs.and_then(Value::as_array_mut).into_iter().flatten() {
             let owner = format!(
@@ -379,7 +391,7 @@ mod on_a_live_api_server {
         .await;
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
-            let pp = PatchParams::apply("fixtures").force();
+            let pp = PatchParams::apply(&manager).force();
             match api
                 .patch(&s("/metadata/name"), &pp, &Patch::Apply(&doc))
                 .await
@@ -565,6 +577,12 @@ mod on_a_live_api_server {
         let live: Value = serde_json::from_str(&live.stdout).unwrap();
         assert_eq!(super::changes(&live, 0), v2_changes(), "{live:#}");
         assert_eq!(live["xrs"][0]["comparedWith"], json!(["dry-run"]));
+        // Dry-run as Crossplane's manager: the field only it set, and sets no more, goes.
+        assert_eq!(
+            live["xrs"][0]["changes"][2]["fields"],
+            json!([{"path": "data.legacy", "old": "yes"},
+                   {"path": "data.size", "old": "small", "new": "large"}])
+        );
 
         let dir = servers.dir.join("export-v2");
         let kinds = [

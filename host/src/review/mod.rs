@@ -9,6 +9,7 @@
 
 pub(crate) mod ignore;
 pub(crate) mod objects;
+pub(crate) mod owned;
 pub(crate) mod report;
 pub(crate) mod stored;
 pub(crate) mod tree;

@@ -11,7 +11,8 @@
 //! Lookups name a kind by `apiVersion` and `kind` and match on the kind's API group and kind,
 //! whatever the version: the API server serves an object at every version of its kind. A kind
 //! the source does not hold (a CRD not installed) lists as empty. `metadata.managedFields` is
-//! dropped from every object.
+//! taken out of every object and kept aside ([`Objects::managed_fields`]): a review compares
+//! objects without it, and reads it for what Crossplane's field manager owns.
 //!
 //! - [`Objects::list`]: the objects of a kind, optionally in one namespace.
 //! - [`Objects::get`]: one object by kind, namespace (`None` for cluster-scoped) and name.
@@ -34,6 +35,16 @@ pub(crate) struct Objects {
     backend: Backend,
     /// (group, kind) → every object of the kind; filled on first use for a cluster.
     kinds: HashMap<(String, String), Vec<Value>>,
+    /// (group, kind, namespace, name) → the object's `metadata.managedFields`.
+    managed: HashMap<ObjectKey, Value>,
+}
+
+type ObjectKey = (String, String, String, String);
+
+fn object_key(obj: &Value) -> ObjectKey {
+    let (group, kind) = key_of(str_at(obj, "/apiVersion"), str_at(obj, "/kind"));
+    let ns = str_at(obj, "/metadata/namespace").to_string();
+    (group, kind, ns, str_at(obj, "/metadata/name").to_string())
 }
 
 enum Backend {
@@ -83,6 +94,7 @@ impl Objects {
         Ok(Objects {
             backend: Backend::Cluster(Box::new(session)),
             kinds: HashMap::new(),
+            managed: HashMap::new(),
         })
     }
 
@@ -92,9 +104,11 @@ impl Objects {
         collect_files(path, &mut files)?;
         files.sort();
         let mut kinds: HashMap<(String, String), Vec<Value>> = HashMap::new();
+        let mut managed = HashMap::new();
         for f in &files {
             for doc in crate::io::read_docs(f)? {
-                for obj in flatten(doc.value) {
+                for mut obj in flatten(doc.value) {
+                    keep_managed_fields(&mut obj, &mut managed);
                     let key = key_of(str_at(&obj, "/apiVersion"), str_at(&obj, "/kind"));
                     if key.1.is_empty() {
                         bail!("{}: document {} has no kind", f.display(), doc.index.max(1));
@@ -106,6 +120,7 @@ impl Objects {
         Ok(Objects {
             backend: Backend::Export(path.to_path_buf()),
             kinds,
+            managed,
         })
     }
 
@@ -160,6 +175,11 @@ impl Objects {
             .cloned())
     }
 
+    /// The `metadata.managedFields` of an object this source returned.
+    pub(crate) fn managed_fields(&self, obj: &Value) -> Option<&Value> {
+        self.managed.get(&object_key(obj))
+    }
+
     /// The definitions a render needs.
     pub(crate) async fn definitions(&mut self) -> anyhow::Result<Definitions> {
         Ok(Definitions {
@@ -192,7 +212,9 @@ impl Objects {
                     }
                 }
             }
-            listed.iter_mut().for_each(strip_managed_fields);
+            for o in &mut listed {
+                keep_managed_fields(o, &mut self.managed);
+            }
             self.kinds.insert(key.clone(), listed);
         }
         Ok(self.kinds.get(&key).map_or(&[], Vec::as_slice))
@@ -232,21 +254,24 @@ fn key_of(api_version: &str, kind: &str) -> (String, String) {
 fn flatten(mut doc: Value) -> Vec<Value> {
     let is_list =
         str_at(&doc, "/kind").ends_with("List") && doc.get("items").is_some_and(Value::is_array);
-    let mut out = if is_list {
+    if is_list {
         match doc.get_mut("items").map(Value::take) {
             Some(Value::Array(items)) => items.into_iter().flat_map(flatten).collect(),
             _ => Vec::new(),
         }
     } else {
         vec![doc]
-    };
-    out.iter_mut().for_each(strip_managed_fields);
-    out
+    }
 }
 
-fn strip_managed_fields(obj: &mut Value) {
-    if let Some(m) = obj.pointer_mut("/metadata").and_then(Value::as_object_mut) {
-        m.remove("managedFields");
+/// Takes `metadata.managedFields` out of `obj` into `managed`.
+fn keep_managed_fields(obj: &mut Value, managed: &mut HashMap<ObjectKey, Value>) {
+    let taken = obj
+        .pointer_mut("/metadata")
+        .and_then(Value::as_object_mut)
+        .and_then(|m| m.remove("managedFields"));
+    if let Some(fields) = taken {
+        managed.insert(object_key(obj), fields);
     }
 }
 
@@ -313,8 +338,13 @@ mod tests {
         assert_eq!(
             xnets[0]["metadata"],
             json!({"name": "n1"}),
-            "managedFields dropped"
+            "managedFields kept aside"
         );
+        assert_eq!(
+            objects.managed_fields(&xnets[0]),
+            Some(&json!([{"manager": "m"}]))
+        );
+        assert_eq!(objects.managed_fields(&xnets[1]), None);
         let team_b = block_on(objects.list("v1", "ConfigMap", Some("team-b"))).unwrap();
         assert_eq!(team_b[0]["metadata"]["namespace"], "team-b");
         assert_eq!(

@@ -1,12 +1,18 @@
 //! What the API server would store for a desired object: its answer to a server-side dry-run
 //! apply (or create, for a name still to be generated) where the credentials may, else the
 //! desired object merged over the live one with its CRD's defaults applied.
+//!
+//! An object Crossplane has applied (its `managedFields` has Crossplane's composed-resource
+//! apply entry, [`owned`](super::owned)) is dry-run as that manager, and predicted with what
+//! that manager owns and the render no longer sets removed: the fields Crossplane's next apply
+//! removes show as removed. Anything else is dry-run as `xprender`, so fields set by others stay.
 
 use anyhow::anyhow;
 use kube::api::{DynamicObject, Patch, PatchParams, PostParams};
 use serde_json::{Value, json};
 
 use super::objects::{Definitions, Objects};
+use super::owned;
 use super::report::Compared;
 use super::tree::merge;
 use crate::cluster::apply::FIELD_MANAGER;
@@ -24,22 +30,28 @@ pub(crate) async fn stored(
     desired: &Value,
     dry_run: bool,
 ) -> anyhow::Result<(Value, Compared)> {
+    let managed = live.and_then(|l| objects.managed_fields(l)).cloned();
+    let crossplane = managed.as_ref().and_then(owned::crossplane_manager);
+    let manager = crossplane.unwrap_or(FIELD_MANAGER).to_string();
     if dry_run
         && let Some(session) = objects.session()
-        && let Some(v) = dry_run_apply(session, desired).await?
+        && let Some(v) = dry_run_apply(session, desired, &manager).await?
     {
         return Ok((v, Compared::DryRun));
     }
-    Ok((predict(defs, live, desired), Compared::CrdDefaults))
-}
-
-/// The desired object over the live one, defaulted by its CRD (or XRD).
-pub(crate) fn predict(defs: &Definitions, live: Option<&Value>, desired: &Value) -> Value {
     let mut merged = match live {
         Some(l) => merge(l, desired),
         None => desired.clone(),
     };
-    let (av, kind) = (str_at(desired, "/apiVersion"), str_at(desired, "/kind"));
+    if let (Some(m), Some(c)) = (&managed, crossplane) {
+        owned::prune(&mut merged, desired, m, c);
+    }
+    Ok((predict(defs, merged), Compared::CrdDefaults))
+}
+
+/// `merged` (the desired object over the live one) defaulted by its CRD (or XRD).
+fn predict(defs: &Definitions, merged: Value) -> Value {
+    let (av, kind) = (str_at(&merged, "/apiVersion"), str_at(&merged, "/kind"));
     let definition = defs
         .crd_of(av, kind)
         .or_else(|| defs.xrd_of(av, kind, false))
@@ -52,14 +64,18 @@ pub(crate) fn predict(defs: &Definitions, live: Option<&Value>, desired: &Value)
     {
         xprender::apply_schema_defaults(&mut obj, &def);
         if let Ok(v) = serde_json::from_str(&obj.to_json()) {
-            merged = v;
+            return v;
         }
     }
     merged
 }
 
 /// The server's answer to a dry run; `None` when it cannot answer for this object.
-async fn dry_run_apply(session: &mut Session, desired: &Value) -> anyhow::Result<Option<Value>> {
+async fn dry_run_apply(
+    session: &mut Session,
+    desired: &Value,
+    manager: &str,
+) -> anyhow::Result<Option<Value>> {
     let (av, kind_name) = (str_at(desired, "/apiVersion"), str_at(desired, "/kind"));
     let Some(kind) = session.find_kind(av, kind_name).await? else {
         return Ok(None);
@@ -97,7 +113,7 @@ async fn dry_run_apply(session: &mut Session, desired: &Value) -> anyhow::Result
         let pp = PatchParams {
             dry_run: true,
             force: true,
-            field_manager: Some(FIELD_MANAGER.into()),
+            field_manager: Some(manager.into()),
             ..PatchParams::default()
         };
         tokio::time::timeout(session.timeout, api.patch(&name, &pp, &Patch::Apply(&body))).await
