@@ -249,12 +249,14 @@ fn stdin_is_read_with_a_dash() {
 }
 
 /// The changes of the namespaced v2 XR App/shop (tests/data/review/v2): its size grows, its
-/// ConfigMap follows, a Bucket is new and the Queue its Composition dropped is removed.
+/// ConfigMap follows, a Bucket is new, the XR's connection Secret is composed from its
+/// Database's, and the Queue its Composition dropped is removed.
 fn v2_changes() -> Vec<(String, String, String)> {
     vec![
         triple("modified", "App/shop", ""),
         triple("added", "Bucket/shop-(generated)", "bucket"),
         triple("modified", "ConfigMap/shop-config", "config"),
+        triple("added", "Secret/shop-connection", "shop-connection-secret"),
         triple("removed", "Queue/shop-queue", ""),
     ]
 }
@@ -295,6 +297,13 @@ fn a_namespaced_v2_xr_is_reviewed_in_its_namespace() {
     );
     assert_eq!(bucket["spec"]["forProvider"]["versioning"], false);
     assert_eq!(doc["xrs"][0]["warnings"], json!([]));
+    assert_eq!(c[3]["fields"][0]["new"]["data"], connection_data());
+}
+
+/// The XR's connection Secret's data: the password read from the Database's connection Secret
+/// (`"czNjcjN0"`, "s3cr3t"), shown as its digest.
+fn connection_data() -> Value {
+    json!({"password": "(hidden, sha256 88209f7238fe…)"})
 }
 
 /// The servers and tools these tests share with the other live-server tests.
@@ -312,7 +321,7 @@ mod on_a_live_api_server {
     use serde_json::{Value, json};
 
     use super::live::apiserver::Servers;
-    use super::{data, input, v2_changes, v2_diff};
+    use super::{connection_data, data, input, v2_changes, v2_diff};
 
     fn yaml_docs(path: &std::path::Path) -> Vec<Value> {
         let text = std::fs::read_to_string(path).unwrap();
@@ -583,6 +592,11 @@ mod on_a_live_api_server {
             json!([{"path": "data.legacy", "old": "yes"},
                    {"path": "data.size", "old": "small", "new": "large"}])
         );
+        // The Database's connection Secret, read by name, gives the XR's its password.
+        assert_eq!(
+            live["xrs"][0]["changes"][3]["fields"][0]["new"]["data"],
+            connection_data()
+        );
 
         let dir = servers.dir.join("export-v2");
         let kinds = [
@@ -597,6 +611,8 @@ mod on_a_live_api_server {
             ("v1", "ConfigMap"),
             ("infra.example.org/v1", "Queue"),
             ("infra.example.org/v1", "Bucket"),
+            ("infra.example.org/v1", "Database"),
+            ("v1", "Secret"),
         ];
         rt.block_on(export(&client, &kinds, &dir));
         let offline = v2_diff(&dir, &[]);

@@ -86,12 +86,14 @@ async fn review_into(
         Some(x) => tree::observe(objects, &defs, x, opts.depth_limit, &mut r.warnings).await?,
         None => Vec::new(),
     };
+    let secrets = tree::connection_secrets(objects, &observed).await?;
     let request = tree::request(&RenderInputs {
         top: &top.render,
         xr_option: top.xr_option.clone(),
         defs: &defs,
         composition: opts.composition.as_ref(),
         observed: &observed,
+        secrets: &secrets,
         depth_limit: opts.depth_limit,
     });
     let output = crate::cluster::render::render(&request)?;

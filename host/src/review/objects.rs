@@ -16,6 +16,8 @@
 //!
 //! - [`Objects::list`]: the objects of a kind, optionally in one namespace.
 //! - [`Objects::get`]: one object by kind, namespace (`None` for cluster-scoped) and name.
+//!   Secrets are the exception to listing a kind: on a cluster each is read by name (GET, kept),
+//!   never every Secret of the cluster.
 //! - [`Objects::definitions`]: the CRDs, XRDs, Compositions, CompositionRevisions,
 //!   EnvironmentConfigs and Functions a render needs.
 //! - [`Objects::origin`] says which source answered; [`Objects::session`] is the live
@@ -37,6 +39,8 @@ pub(crate) struct Objects {
     kinds: HashMap<(String, String), Vec<Value>>,
     /// (group, kind, namespace, name) → the object's `metadata.managedFields`.
     managed: HashMap<ObjectKey, Value>,
+    /// (namespace, name) → a Secret read by name from a cluster (`None`: it does not exist).
+    secrets: HashMap<(String, String), Option<Value>>,
 }
 
 type ObjectKey = (String, String, String, String);
@@ -95,6 +99,7 @@ impl Objects {
             backend: Backend::Cluster(Box::new(session)),
             kinds: HashMap::new(),
             managed: HashMap::new(),
+            secrets: HashMap::new(),
         })
     }
 
@@ -121,6 +126,7 @@ impl Objects {
             backend: Backend::Export(path.to_path_buf()),
             kinds,
             managed,
+            secrets: HashMap::new(),
         })
     }
 
@@ -168,11 +174,40 @@ impl Objects {
         name: &str,
     ) -> anyhow::Result<Option<Value>> {
         let ns = namespace.unwrap_or("");
+        if key_of(api_version, kind) == key_of("v1", "Secret")
+            && let Backend::Cluster(_) = self.backend
+        {
+            return self.secret(ns, name).await;
+        }
         let all = self.all(&[api_version], kind).await?;
         Ok(all
             .iter()
             .find(|o| str_at(o, "/metadata/name") == name && str_at(o, "/metadata/namespace") == ns)
             .cloned())
+    }
+
+    /// A Secret of a cluster, read by name once.
+    async fn secret(&mut self, ns: &str, name: &str) -> anyhow::Result<Option<Value>> {
+        let key = (ns.to_string(), name.to_string());
+        if let Some(found) = self.secrets.get(&key) {
+            return Ok(found.clone());
+        }
+        let mut found = None;
+        if let Backend::Cluster(session) = &mut self.backend {
+            let kind = session.kind("v1", "Secret").await?;
+            found = session
+                .get(&kind, Some(ns).filter(|n| !n.is_empty()), name)
+                .await?;
+            if let Some(o) = found.as_mut().and_then(Value::as_object_mut) {
+                o.entry("apiVersion").or_insert_with(|| "v1".into());
+                o.entry("kind").or_insert_with(|| "Secret".into());
+            }
+            if let Some(o) = &mut found {
+                keep_managed_fields(o, &mut self.managed);
+            }
+        }
+        self.secrets.insert(key, found.clone());
+        Ok(found)
     }
 
     /// The `metadata.managedFields` of an object this source returned.

@@ -85,8 +85,36 @@ pub(crate) async fn observe(
     Ok(out)
 }
 
+/// The connection Secrets the observed resources write (`spec.writeConnectionSecretToRef`; a
+/// reference without a namespace is in the resource's), which Crossplane reads for their
+/// connection details: each read by name; one that does not exist is left out.
+pub(crate) async fn connection_secrets(
+    objects: &mut Objects,
+    observed: &[Observed],
+) -> anyhow::Result<Vec<Value>> {
+    let mut out: Vec<Value> = Vec::new();
+    for o in observed {
+        let Some(r) = o.object.pointer("/spec/writeConnectionSecretToRef") else {
+            continue;
+        };
+        let name = str_at(r, "/name");
+        let ns = Some(str_at(r, "/namespace"))
+            .filter(|n| !n.is_empty())
+            .unwrap_or(str_at(&o.object, "/metadata/namespace"));
+        if name.is_empty() {
+            continue;
+        }
+        if let Some(s) = objects.get("v1", "Secret", Some(ns), name).await?
+            && !out.contains(&s)
+        {
+            out.push(s);
+        }
+    }
+    Ok(out)
+}
+
 /// What to render: the XR (or a claim without a live XR), the definitions, a Composition in
-/// place of the cluster's choice, and the observed tree.
+/// place of the cluster's choice, the observed tree and its connection Secrets.
 pub(crate) struct RenderInputs<'a> {
     pub(crate) top: &'a Value,
     /// The top object's `KIND/NAME` for `options.xr`; none for a claim rendered as its XR.
@@ -94,6 +122,7 @@ pub(crate) struct RenderInputs<'a> {
     pub(crate) defs: &'a Definitions,
     pub(crate) composition: Option<&'a Value>,
     pub(crate) observed: &'a [Observed],
+    pub(crate) secrets: &'a [Value],
     pub(crate) depth_limit: u32,
 }
 
@@ -116,6 +145,12 @@ pub(crate) fn request(r: &RenderInputs<'_>) -> Value {
     docs.extend(r.defs.environment_configs.iter().cloned());
     docs.extend(r.defs.functions.iter().cloned());
     docs.extend(r.observed.iter().map(|o| o.object.clone()));
+    docs.extend(
+        r.secrets
+            .iter()
+            .filter(|s| !r.observed.iter().any(|o| o.object == **s))
+            .cloned(),
+    );
     let mut options = Map::new();
     if let Some(x) = &r.xr_option {
         options.insert("xr".into(), json!(x));
