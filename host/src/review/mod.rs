@@ -9,6 +9,7 @@
 
 pub(crate) mod ignore;
 pub(crate) mod objects;
+pub(crate) mod owned;
 pub(crate) mod report;
 pub(crate) mod stored;
 pub(crate) mod tree;
@@ -186,12 +187,14 @@ async fn review_into(
         Some(x) => tree::observe(objects, &defs, x, opts.depth_limit, &mut r.warnings).await?,
         None => Vec::new(),
     };
+    let secrets = tree::connection_secrets(objects, &observed).await?;
     let request = tree::request(&RenderInputs {
         top: &top.render,
         xr_option: top.xr_option.clone(),
         defs: &defs,
         composition: opts.composition.as_ref(),
         observed: &observed,
+        secrets: &secrets,
         depth_limit: opts.depth_limit,
     });
     let output = crate::cluster::render::render(&request)?;
@@ -251,12 +254,10 @@ async fn review_into(
         if let (Some(live), Some(owner)) = (&t.live, &t.owner) {
             check_owner(live, &t.object, owner, &id, &mut r.warnings);
         }
-        let dry_run = match objects.session() {
-            Some(session) if opts.dry_run => DryRun::prepare(session, &t.object).await?,
-            _ => None,
-        };
+        let (dry_run, predicted) =
+            stored::plan(objects, &defs, t.live.as_ref(), &t.object, opts.dry_run).await?;
         p.targets.push(Target {
-            predicted: stored::predict(&defs, t.live.as_ref(), &t.object),
+            predicted,
             id,
             resource: std::mem::take(&mut t.resource),
             live: t.live.take(),

@@ -11,10 +11,13 @@
 //! Lookups name a kind by `apiVersion` and `kind` and match on the kind's API group and kind,
 //! whatever the version: the API server serves an object at every version of its kind. A kind
 //! the source does not hold (a CRD not installed) lists as empty. `metadata.managedFields` is
-//! dropped from every object.
+//! taken out of every object and kept aside ([`Objects::managed_fields`]): a review compares
+//! objects without it, and reads it for what Crossplane's field manager owns.
 //!
 //! - [`Objects::list`]: the objects of a kind, optionally in one namespace.
 //! - [`Objects::get`]: one object by kind, namespace (`None` for cluster-scoped) and name.
+//!   Secrets are the exception to listing a kind: on a cluster each is read by name (GET, kept),
+//!   never every Secret of the cluster.
 //! - [`Objects::definitions`]: the CRDs, XRDs, Compositions, CompositionRevisions,
 //!   EnvironmentConfigs and Functions a render needs.
 //! - [`Objects::origin`] says which source answered; [`Objects::session`] is the live
@@ -37,6 +40,18 @@ pub(crate) struct Objects {
     kinds: HashMap<(String, String), Vec<Value>>,
     /// Read once: a review of many XRs shares them (a cluster's CRDs alone weigh megabytes).
     definitions: Option<Rc<Definitions>>,
+    /// (group, kind, namespace, name) → the object's `metadata.managedFields`.
+    managed: HashMap<ObjectKey, Value>,
+    /// (namespace, name) → a Secret read by name from a cluster (`None`: it does not exist).
+    secrets: HashMap<(String, String), Option<Value>>,
+}
+
+type ObjectKey = (String, String, String, String);
+
+fn object_key(obj: &Value) -> ObjectKey {
+    let (group, kind) = key_of(str_at(obj, "/apiVersion"), str_at(obj, "/kind"));
+    let ns = str_at(obj, "/metadata/namespace").to_string();
+    (group, kind, ns, str_at(obj, "/metadata/name").to_string())
 }
 
 enum Backend {
@@ -87,6 +102,8 @@ impl Objects {
             backend: Backend::Cluster(Box::new(session)),
             kinds: HashMap::new(),
             definitions: None,
+            managed: HashMap::new(),
+            secrets: HashMap::new(),
         })
     }
 
@@ -96,9 +113,11 @@ impl Objects {
         collect_files(path, &mut files)?;
         files.sort();
         let mut kinds: HashMap<(String, String), Vec<Value>> = HashMap::new();
+        let mut managed = HashMap::new();
         for f in &files {
             for doc in crate::io::read_docs(f)? {
-                for obj in flatten(doc.value) {
+                for mut obj in flatten(doc.value) {
+                    keep_managed_fields(&mut obj, &mut managed);
                     let key = key_of(str_at(&obj, "/apiVersion"), str_at(&obj, "/kind"));
                     if key.1.is_empty() {
                         bail!("{}: document {} has no kind", f.display(), doc.index.max(1));
@@ -111,6 +130,8 @@ impl Objects {
             backend: Backend::Export(path.to_path_buf()),
             kinds,
             definitions: None,
+            managed,
+            secrets: HashMap::new(),
         })
     }
 
@@ -158,11 +179,45 @@ impl Objects {
         name: &str,
     ) -> anyhow::Result<Option<Value>> {
         let ns = namespace.unwrap_or("");
+        if key_of(api_version, kind) == key_of("v1", "Secret")
+            && let Backend::Cluster(_) = self.backend
+        {
+            return self.secret(ns, name).await;
+        }
         let all = self.all(&[api_version], kind).await?;
         Ok(all
             .iter()
             .find(|o| str_at(o, "/metadata/name") == name && str_at(o, "/metadata/namespace") == ns)
             .cloned())
+    }
+
+    /// A Secret of a cluster, read by name once.
+    async fn secret(&mut self, ns: &str, name: &str) -> anyhow::Result<Option<Value>> {
+        let key = (ns.to_string(), name.to_string());
+        if let Some(found) = self.secrets.get(&key) {
+            return Ok(found.clone());
+        }
+        let mut found = None;
+        if let Backend::Cluster(session) = &mut self.backend {
+            let kind = session.kind("v1", "Secret").await?;
+            found = session
+                .get(&kind, Some(ns).filter(|n| !n.is_empty()), name)
+                .await?;
+            if let Some(o) = found.as_mut().and_then(Value::as_object_mut) {
+                o.entry("apiVersion").or_insert_with(|| "v1".into());
+                o.entry("kind").or_insert_with(|| "Secret".into());
+            }
+            if let Some(o) = &mut found {
+                keep_managed_fields(o, &mut self.managed);
+            }
+        }
+        self.secrets.insert(key, found.clone());
+        Ok(found)
+    }
+
+    /// The `metadata.managedFields` of an object this source returned.
+    pub(crate) fn managed_fields(&self, obj: &Value) -> Option<&Value> {
+        self.managed.get(&object_key(obj))
     }
 
     /// The definitions a render needs.
@@ -191,11 +246,20 @@ impl Objects {
                 for av in api_versions {
                     if let Some(k) = session.find_kind(av, kind).await? {
                         listed = session.list(&k, None).await?;
+                        // A list of a built-in kind leaves out its items' apiVersion and kind.
+                        for o in listed.iter_mut().filter_map(Value::as_object_mut) {
+                            o.entry("apiVersion")
+                                .or_insert_with(|| k.resource.api_version.clone().into());
+                            o.entry("kind")
+                                .or_insert_with(|| k.resource.kind.clone().into());
+                        }
                         break;
                     }
                 }
             }
-            listed.iter_mut().for_each(strip_managed_fields);
+            for o in &mut listed {
+                keep_managed_fields(o, &mut self.managed);
+            }
             self.kinds.insert(key.clone(), listed);
         }
         Ok(self.kinds.get(&key).map_or(&[], Vec::as_slice))
@@ -235,21 +299,24 @@ fn key_of(api_version: &str, kind: &str) -> (String, String) {
 fn flatten(mut doc: Value) -> Vec<Value> {
     let is_list =
         str_at(&doc, "/kind").ends_with("List") && doc.get("items").is_some_and(Value::is_array);
-    let mut out = if is_list {
+    if is_list {
         match doc.get_mut("items").map(Value::take) {
             Some(Value::Array(items)) => items.into_iter().flat_map(flatten).collect(),
             _ => Vec::new(),
         }
     } else {
         vec![doc]
-    };
-    out.iter_mut().for_each(strip_managed_fields);
-    out
+    }
 }
 
-fn strip_managed_fields(obj: &mut Value) {
-    if let Some(m) = obj.pointer_mut("/metadata").and_then(Value::as_object_mut) {
-        m.remove("managedFields");
+/// Takes `metadata.managedFields` out of `obj` into `managed`.
+fn keep_managed_fields(obj: &mut Value, managed: &mut HashMap<ObjectKey, Value>) {
+    let taken = obj
+        .pointer_mut("/metadata")
+        .and_then(Value::as_object_mut)
+        .and_then(|m| m.remove("managedFields"));
+    if let Some(fields) = taken {
+        managed.insert(object_key(obj), fields);
     }
 }
 
@@ -316,8 +383,13 @@ mod tests {
         assert_eq!(
             xnets[0]["metadata"],
             json!({"name": "n1"}),
-            "managedFields dropped"
+            "managedFields kept aside"
         );
+        assert_eq!(
+            objects.managed_fields(&xnets[0]),
+            Some(&json!([{"manager": "m"}]))
+        );
+        assert_eq!(objects.managed_fields(&xnets[1]), None);
         let team_b = block_on(objects.list("v1", "ConfigMap", Some("team-b"))).unwrap();
         assert_eq!(team_b[0]["metadata"]["namespace"], "team-b");
         assert_eq!(

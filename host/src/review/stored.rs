@@ -4,27 +4,56 @@
 //! server refuses for the credentials (403), a namespace that does not exist yet (404) or a kind
 //! it does not serve fall back to the prediction; a rejection of the object itself (422,
 //! admission) is an error.
+//!
+//! An object Crossplane has applied (its `managedFields` has Crossplane's composed-resource
+//! apply entry, [`owned`](super::owned)) is dry-run as that manager, and predicted with what
+//! that manager owns and the render no longer sets removed: the fields Crossplane's next apply
+//! removes show as removed. Anything else is dry-run as `xprender`, so fields set by others stay.
 
 use std::time::Duration;
 
 use anyhow::anyhow;
-
 use kube::api::{Api, DynamicObject, Patch, PatchParams, PostParams};
 use serde_json::{Value, json};
 
-use super::objects::Definitions;
+use super::objects::{Definitions, Objects};
+use super::owned;
 use super::tree::merge;
 use crate::cluster::apply::FIELD_MANAGER;
 use crate::cluster::client::{Session, to_json};
 use crate::cluster::str_at;
 
-/// The desired object over the live one, defaulted by its CRD (or XRD).
-pub(crate) fn predict(defs: &Definitions, live: Option<&Value>, desired: &Value) -> Value {
+/// How the stored form of `desired` is learnt: the dry run to send (`None` offline, without
+/// `dry_run`, or when the server cannot take one) and the prediction, for when there is no dry
+/// run or the server cannot answer it.
+pub(crate) async fn plan(
+    objects: &mut Objects,
+    defs: &Definitions,
+    live: Option<&Value>,
+    desired: &Value,
+    dry_run: bool,
+) -> anyhow::Result<(Option<DryRun>, Value)> {
+    let managed = live.and_then(|l| objects.managed_fields(l)).cloned();
+    let crossplane = managed.as_ref().and_then(owned::crossplane_manager);
+    let manager = crossplane.unwrap_or(FIELD_MANAGER).to_string();
     let mut merged = match live {
         Some(l) => merge(l, desired),
         None => desired.clone(),
     };
-    let (av, kind) = (str_at(desired, "/apiVersion"), str_at(desired, "/kind"));
+    if let (Some(m), Some(c)) = (&managed, crossplane) {
+        owned::prune(&mut merged, desired, m, c);
+    }
+    let predicted = predict(defs, merged);
+    let run = match objects.session() {
+        Some(session) if dry_run => DryRun::prepare(session, desired, manager).await?,
+        _ => None,
+    };
+    Ok((run, predicted))
+}
+
+/// `merged` (the desired object over the live one) defaulted by its CRD (or XRD).
+fn predict(defs: &Definitions, merged: Value) -> Value {
+    let (av, kind) = (str_at(&merged, "/apiVersion"), str_at(&merged, "/kind"));
     let definition = defs
         .crd_of(av, kind)
         .or_else(|| defs.xrd_of(av, kind, false))
@@ -37,7 +66,7 @@ pub(crate) fn predict(defs: &Definitions, live: Option<&Value>, desired: &Value)
     {
         xprender::apply_schema_defaults(&mut obj, &def);
         if let Ok(v) = serde_json::from_str(&obj.to_json()) {
-            merged = v;
+            return v;
         }
     }
     merged
@@ -52,6 +81,8 @@ pub(crate) struct DryRun {
     name: String,
     kind: String,
     generate_name: String,
+    /// The field manager to apply as.
+    manager: String,
     timeout: Duration,
 }
 
@@ -61,6 +92,7 @@ impl DryRun {
     pub(crate) async fn prepare(
         session: &mut Session,
         desired: &Value,
+        manager: String,
     ) -> anyhow::Result<Option<DryRun>> {
         let (av, kind_name) = (str_at(desired, "/apiVersion"), str_at(desired, "/kind"));
         let Some(kind) = session.find_kind(av, kind_name).await? else {
@@ -94,6 +126,7 @@ impl DryRun {
             name,
             kind: kind_name.to_string(),
             generate_name: str_at(desired, "/metadata/generateName").to_string(),
+            manager,
             timeout: session.timeout,
         }))
     }
@@ -106,6 +139,7 @@ impl DryRun {
             name,
             kind: kind_name,
             generate_name,
+            manager,
             timeout,
         } = self;
         let answer = if name.is_empty() {
@@ -119,7 +153,7 @@ impl DryRun {
             let pp = PatchParams {
                 dry_run: true,
                 force: true,
-                field_manager: Some(FIELD_MANAGER.into()),
+                field_manager: Some(manager),
                 ..PatchParams::default()
             };
             tokio::time::timeout(timeout, api.patch(&name, &pp, &Patch::Apply(&body))).await

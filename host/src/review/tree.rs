@@ -85,8 +85,36 @@ pub(crate) async fn observe(
     Ok(out)
 }
 
+/// The connection Secrets the observed resources write (`spec.writeConnectionSecretToRef`; a
+/// reference without a namespace is in the resource's), which Crossplane reads for their
+/// connection details: each read by name; one that does not exist is left out.
+pub(crate) async fn connection_secrets(
+    objects: &mut Objects,
+    observed: &[Observed],
+) -> anyhow::Result<Vec<Value>> {
+    let mut out: Vec<Value> = Vec::new();
+    for o in observed {
+        let Some(r) = o.object.pointer("/spec/writeConnectionSecretToRef") else {
+            continue;
+        };
+        let name = str_at(r, "/name");
+        let ns = Some(str_at(r, "/namespace"))
+            .filter(|n| !n.is_empty())
+            .unwrap_or(str_at(&o.object, "/metadata/namespace"));
+        if name.is_empty() {
+            continue;
+        }
+        if let Some(s) = objects.get("v1", "Secret", Some(ns), name).await?
+            && !out.contains(&s)
+        {
+            out.push(s);
+        }
+    }
+    Ok(out)
+}
+
 /// What to render: the XR (or a claim without a live XR), the definitions, a Composition in
-/// place of the cluster's choice, and the observed tree.
+/// place of the cluster's choice, the observed tree and its connection Secrets.
 pub(crate) struct RenderInputs<'a> {
     pub(crate) top: &'a Value,
     /// The top object's `KIND/NAME` for `options.xr`; none for a claim rendered as its XR.
@@ -94,6 +122,7 @@ pub(crate) struct RenderInputs<'a> {
     pub(crate) defs: &'a Definitions,
     pub(crate) composition: Option<&'a Value>,
     pub(crate) observed: &'a [Observed],
+    pub(crate) secrets: &'a [Value],
     pub(crate) depth_limit: u32,
 }
 
@@ -116,16 +145,41 @@ pub(crate) fn request(r: &RenderInputs<'_>) -> Value {
     docs.extend(r.defs.environment_configs.iter().cloned());
     docs.extend(r.defs.functions.iter().cloned());
     docs.extend(r.observed.iter().map(|o| o.object.clone()));
+    docs.extend(
+        r.secrets
+            .iter()
+            .filter(|s| !r.observed.iter().any(|o| o.object == **s))
+            .cloned(),
+    );
     let mut options = Map::new();
     if let Some(x) = &r.xr_option {
         options.insert("xr".into(), json!(x));
     }
     options.insert("environmentConfigs".into(), json!("selected"));
     options.insert("depthLimit".into(), json!(r.depth_limit));
+    if is_v2(r.top, r.defs) {
+        options.insert("crossplane".into(), json!("v2"));
+        // The whole XR, not the part `crossplane render` prints: the review compares its spec.
+        options.insert("includeFullXr".into(), json!(true));
+    }
     if let Some(name) = override_name {
         options.insert("compositionName".into(), json!(name));
     }
     json!({"documents": docs, "options": options})
+}
+
+/// Whether the top object is a Crossplane v2 XR: it has `spec.crossplane`, or its XRD is a v2
+/// one whose scope is not `LegacyCluster`. Crossplane v2 writes composed resources' metadata
+/// by its own rules (claim labels only with a claim).
+fn is_v2(top: &Value, defs: &Definitions) -> bool {
+    if top.pointer("/spec/crossplane").is_some() {
+        return true;
+    }
+    let (av, kind) = (str_at(top, "/apiVersion"), str_at(top, "/kind"));
+    defs.xrd_of(av, kind, false).is_some_and(|x| {
+        str_at(x, "/apiVersion") == "apiextensions.crossplane.io/v2"
+            && str_at(x, "/spec/scope") != "LegacyCluster"
+    })
 }
 
 /// Merges `over` onto `base` as an apply leaves it: objects key by key, anything else replaced.
