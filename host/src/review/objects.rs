@@ -42,8 +42,22 @@ pub(crate) struct Objects {
     definitions: Option<Rc<Definitions>>,
     /// (group, kind, namespace, name) → the object's `metadata.managedFields`.
     managed: HashMap<ObjectKey, Value>,
-    /// (namespace, name) → a Secret read by name from a cluster (`None`: it does not exist).
+    /// (namespace, name) → a Secret read from a cluster (`None`: it does not exist).
     secrets: HashMap<(String, String), Option<Value>>,
+    /// Namespaces whose Secrets were asked for: `true` when they were listed (a Secret not
+    /// among them does not exist), `false` when they could not be (each is read by name).
+    secret_namespaces: HashMap<String, bool>,
+}
+
+/// A Secret as read, with its apiVersion and kind (a typed list leaves them out) and its
+/// managedFields kept aside.
+fn secret_object(o: &mut Value, managed: &mut HashMap<ObjectKey, Value>) -> Value {
+    if let Some(m) = o.as_object_mut() {
+        m.entry("apiVersion").or_insert_with(|| "v1".into());
+        m.entry("kind").or_insert_with(|| "Secret".into());
+    }
+    keep_managed_fields(o, managed);
+    o.clone()
 }
 
 type ObjectKey = (String, String, String, String);
@@ -104,6 +118,7 @@ impl Objects {
             definitions: None,
             managed: HashMap::new(),
             secrets: HashMap::new(),
+            secret_namespaces: HashMap::new(),
         })
     }
 
@@ -132,6 +147,7 @@ impl Objects {
             definitions: None,
             managed,
             secrets: HashMap::new(),
+            secret_namespaces: HashMap::new(),
         })
     }
 
@@ -191,25 +207,51 @@ impl Objects {
             .cloned())
     }
 
-    /// A Secret of a cluster, read by name once.
+    /// A Secret of a cluster: the Secrets of its namespace are listed once (a review of many XRs
+    /// reads their connection Secrets, usually all in one namespace); where the credentials may
+    /// not list Secrets, each is read by name, once.
     async fn secret(&mut self, ns: &str, name: &str) -> anyhow::Result<Option<Value>> {
         let key = (ns.to_string(), name.to_string());
         if let Some(found) = self.secrets.get(&key) {
             return Ok(found.clone());
         }
-        let mut found = None;
-        if let Backend::Cluster(session) = &mut self.backend {
-            let kind = session.kind("v1", "Secret").await?;
-            found = session
-                .get(&kind, Some(ns).filter(|n| !n.is_empty()), name)
-                .await?;
-            if let Some(o) = found.as_mut().and_then(Value::as_object_mut) {
-                o.entry("apiVersion").or_insert_with(|| "v1".into());
-                o.entry("kind").or_insert_with(|| "Secret".into());
+        let Backend::Cluster(session) = &mut self.backend else {
+            return Ok(None);
+        };
+        let kind = session.kind("v1", "Secret").await?;
+        let namespace = Some(ns).filter(|n| !n.is_empty());
+        match self.secret_namespaces.get(ns) {
+            Some(true) => return Ok(None),
+            Some(false) => {}
+            None => {
+                let api = session.api(&kind, namespace);
+                let lp = kube::api::ListParams::default();
+                match tokio::time::timeout(session.timeout, api.list(&lp)).await {
+                    Ok(Ok(list)) => {
+                        for obj in list.items {
+                            let mut v = crate::cluster::client::to_json(obj)?;
+                            let key = (ns.to_string(), str_at(&v, "/metadata/name").to_string());
+                            let secret = secret_object(&mut v, &mut self.managed);
+                            self.secrets.insert(key, Some(secret));
+                        }
+                        self.secret_namespaces.insert(ns.to_string(), true);
+                        return Ok(self.secrets.get(&key).cloned().flatten());
+                    }
+                    // Not allowed to list: read each by name.
+                    Ok(Err(kube::Error::Api(s))) if s.code == 403 => {
+                        self.secret_namespaces.insert(ns.to_string(), false);
+                    }
+                    Ok(Err(e)) => bail!("cannot list the Secrets of namespace {ns:?}: {e}"),
+                    Err(_) => bail!(
+                        "timed out after {:?} listing the Secrets of namespace {ns:?}",
+                        session.timeout
+                    ),
+                }
             }
-            if let Some(o) = &mut found {
-                keep_managed_fields(o, &mut self.managed);
-            }
+        }
+        let mut found = session.get(&kind, namespace, name).await?;
+        if let Some(o) = &mut found {
+            *o = secret_object(o, &mut self.managed);
         }
         self.secrets.insert(key, found.clone());
         Ok(found)
