@@ -48,6 +48,21 @@ export function parseYaml(text) {
   return { docs, problems, where, documents };
 }
 
+/**
+ * parseYaml that keeps each editor's last text and what it read: a keystroke in one editor
+ * re-reads that editor alone. What it returns is shared between calls and must not be changed.
+ */
+export function lastParsed() {
+  const last = new Map();
+  return (text, editor) => {
+    const hit = last.get(editor);
+    if (hit?.text === text) return hit.parsed;
+    const parsed = parseYaml(text);
+    last.set(editor, { text, parsed });
+    return parsed;
+  };
+}
+
 function lineOf(text, offset) {
   let line = 1;
   for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
@@ -75,9 +90,10 @@ export const EDITORS = ['xr', 'composition', 'observed'];
  * request is null when an editor holds a YAML error; origins[i] says where documents[i] was typed
  * ({ editor, doc, line, col, from, to }) and nodes[i] is its parsed yaml Document (the validator's
  * problems are found in it); compositions are the Composition editor's parsed Documents, so the
- * chosen one's patches can be found without parsing it again.
+ * chosen one's patches can be found without parsing it again. `parse` reads one editor's text
+ * (parseYaml, or a parser that keeps what it read: lastParsed).
  */
-export function buildRequest(texts, semantics, iterate = null) {
+export function buildRequest(texts, semantics, iterate = null, parse = parseYaml) {
   const problems = {};
   const documents = [];
   const origins = [];
@@ -85,7 +101,7 @@ export function buildRequest(texts, semantics, iterate = null) {
   let compositions = [];
   let xrDocs = [];
   for (const editor of EDITORS) {
-    const parsed = parseYaml(texts[editor] ?? '');
+    const parsed = parse(texts[editor] ?? '', editor);
     problems[editor] = [...parsed.problems];
     parsed.docs.forEach((d, i) => {
       documents.push(d);
@@ -211,9 +227,27 @@ function texts(output) {
   return { yaml: { resources, composite }, download: [composite, ...entries.map((e) => e[2])].join('---\n') };
 }
 
-function toYaml(v) {
-  return stringify(v, { lineWidth: 0, aliasDuplicateObjects: false });
+/**
+ * The YAML of a value. The last render's texts are kept by the value's JSON, which is far
+ * quicker to write: a keystroke changes few of the objects, and only those are written anew.
+ */
+export function toYaml(v) {
+  const key = JSON.stringify(v);
+  if (key === undefined) return stringify(v, YAML_OUT);
+  let y = written.now.get(key) ?? written.before.get(key);
+  if (y === undefined) y = stringify(v, YAML_OUT);
+  written.now.set(key, y);
+  return y;
 }
+
+/** Call after a render's texts are written: what it did not write again is forgotten. */
+export function forgetOldYaml() {
+  written.before = written.now;
+  written.now = new Map();
+}
+
+const YAML_OUT = { lineWidth: 0, aliasDuplicateObjects: false };
+const written = { now: new Map(), before: new Map() };
 
 /**
  * What the page shows of an answer, prepared in the worker so the page needs no YAML library:

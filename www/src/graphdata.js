@@ -1,7 +1,7 @@
 // What the worker prepares for the Graph and Steps tabs, so the page needs no YAML library: the
 // fields of each patch the trace names (for patches that read or wrote nothing: skipped, never
 // run) as written in the chosen Composition, and each pipeline step's desired state as YAML.
-import { stringify } from 'yaml';
+import { toYaml } from './documents.js';
 import { patchEnds } from './graph.js';
 
 /**
@@ -27,7 +27,7 @@ export function graphData(composition, output) {
 
 /** A step's desired state: the XR, then each composed resource under its name. */
 function stepYaml(desired) {
-  const y = (v) => stringify(v ?? {}, { lineWidth: 0, aliasDuplicateObjects: false });
+  const y = (v) => toYaml(v ?? {});
   const parts = [`# desired XR\n${y(desired?.composite)}`];
   for (const [name, r] of Object.entries(desired?.resources ?? {})) {
     parts.push(`# ${name} (ready: ${r?.ready})\n${y(r?.resource)}`);

@@ -23,6 +23,8 @@ export function createGraphView(root, { onPick, describe }) {
   let dirty = false;
   let folded = null;
   let signature = '';
+  /** The SVG text on the canvas. */
+  let drawing = '';
 
   $('graph-outcomes').replaceChildren(
     ...OUTCOMES.map((o) => {
@@ -156,14 +158,20 @@ export function createGraphView(root, { onPick, describe }) {
     dirty = true;
     const drawn = visible ? draw() : 0;
     // What the page spent on the graph for this Output, for the end-to-end measurement.
-    window.__xprender?.graph?.push({ ms: performance.now() - t0, drawn, edges: graph.edges.length, at: performance.now() });
+    const record = { ms: performance.now() - t0, drawn, edges: graph.edges.length, at: performance.now() };
+    window.__xprender?.graph?.push(record);
+    // The start of the frame that shows it.
+    requestAnimationFrame(() => (record.frameAt = performance.now()));
   }
 
   /** Draws the shown part of the graph; returns the edges drawn. */
   function draw() {
     dirty = false;
     shown = layoutGraph(filterGraph(graph, state), state.collapsed);
-    canvas.innerHTML = svg(shown, state);
+    // A keystroke mostly changes values, not the graph: the same drawing is not parsed again.
+    const text = svg(shown, state);
+    if (text !== drawing) canvas.innerHTML = text;
+    drawing = text;
     $('graph-count').textContent = `${shown.nodes.length} nodes, ${shown.edges.length} of ${graph.edges.length} edges`;
     return shown.edges.length;
   }

@@ -10,7 +10,6 @@ import { createStepsView } from './stepsview.js';
 import { connectionRows, inputRows } from './view.js';
 import { invalidNote, VALIDATION } from './validation.js';
 
-const DEBOUNCE_MS = 30;
 const $ = (id) => document.getElementById(id);
 
 /** Measurements the end-to-end test reads (set up by boot.js). */
@@ -35,7 +34,8 @@ export function start({ renderer, examples, texts, semantics, iterate, example }
   let selectedPath = '';
   /** Where the last answer's patches are in the Composition text it was rendered from, by `source`. */
   let locations = new Map();
-  let debounce = null;
+  /** What a hidden tab shows, drawn when the tab is shown: tab name → draw function. */
+  const pending = new Map();
   let persistTimer = null;
   /** The render answered last: its validation follows it, an older one is stale. */
   let answeredId = null;
@@ -69,21 +69,41 @@ export function start({ renderer, examples, texts, semantics, iterate, example }
     return { texts: t, semantics: $('semantics').value, iterate, example: $('example').value };
   }
 
+  // Every edit is sent at once: the renderer renders it straight away when idle, and while a
+  // render runs keeps only the newest edit to follow it, so a burst of keystrokes costs one
+  // render more than it takes, and a single one no waiting.
   function edited() {
-    clearTimeout(debounce);
-    debounce = setTimeout(renderNow, DEBOUNCE_MS);
+    renderNow();
   }
 
   function renderNow() {
-    clearTimeout(debounce);
-    debounce = null;
     const request = current();
     renderer.submit(request);
     persist(request);
   }
 
+  /** Where the page's time for the answer in hand goes, for the keystroke measurement. */
+  let laps = null;
+  const lap = (name) => {
+    if (!laps) return;
+    const now = performance.now();
+    laps[name] = (laps[name] ?? 0) + now - laps.last;
+    laps.last = now;
+  };
+
   function answered(msg) {
     if ('validation' in msg) return validated(msg);
+    laps = { start: performance.now(), last: performance.now() };
+    try {
+      answer(msg);
+    } finally {
+      const { start: t, last, ...rest } = laps;
+      metrics.answers?.push({ ...msg.phases, page: rest, pageMs: performance.now() - t });
+      laps = null;
+    }
+  }
+
+  function answer(msg) {
     answeredId = msg.id;
     metrics.replaced = renderer.replaced;
     const now = performance.now();
@@ -92,6 +112,7 @@ export function start({ renderer, examples, texts, semantics, iterate, example }
       // Patches that failed are marked in the Composition along with its YAML problems.
       showProblems(inputs[key], key === 'composition' ? [...list, ...(msg.faults ?? [])] : list);
     }
+    lap('problems');
     // Errors stop the render only when they are the YAML's: the engine's own are its answer.
     const rendered = msg.output !== undefined || msg.error !== undefined;
     const blocking = rendered ? [] : Object.entries(problems).flatMap(([key, list]) =>
@@ -148,6 +169,7 @@ export function start({ renderer, examples, texts, semantics, iterate, example }
     $('validation-note').textContent = note;
     $('validation-note').hidden = !note;
     metrics.firstValidationAt ??= performance.now();
+    metrics.validations?.push({ ms: msg.ms, at: performance.now() });
   }
 
   /** An iterating render that untilReady failed: the iterations it ran stay on show. */
@@ -172,6 +194,7 @@ export function start({ renderer, examples, texts, semantics, iterate, example }
     showOutput(out, yaml, lastAnswer.origins, lastAnswer.output.inputs);
     showTree(tree, iteration);
     showIterations();
+    lap('other');
   }
 
   /** The tab of that name shown or hidden; a hidden tab that was selected gives way to the first. */
@@ -187,6 +210,18 @@ export function start({ renderer, examples, texts, semantics, iterate, example }
     for (const t of document.querySelectorAll('nav [data-tab]')) t.setAttribute('aria-selected', String(t.dataset.tab === name));
     for (const p of document.querySelectorAll('.tab')) p.hidden = p.dataset.tab !== name;
     graphView.setVisible(name === 'graph');
+    const draw = pending.get(name);
+    pending.delete(name);
+    draw?.();
+  }
+
+  /** Draws a tab's content now if it is shown, else when it is. */
+  function whenShown(name, draw) {
+    const tab = document.querySelector(`.tab[data-tab="${name}"]`);
+    if (tab && !tab.hidden) {
+      pending.delete(name);
+      draw();
+    } else pending.set(name, draw);
   }
 
   /** The tree of nested XRs; the first time a render has one, its tab is opened. */
@@ -282,8 +317,10 @@ export function start({ renderer, examples, texts, semantics, iterate, example }
   }
 
   function showOutput(out, y, origins, chosen) {
-    setText(outputs.resources, y.resources);
-    setText(outputs.composite, y.composite);
+    lap('other');
+    whenShown('resources', () => setText(outputs.resources, y.resources));
+    whenShown('composite', () => setText(outputs.composite, y.composite));
+    lap('outputYaml');
     showConnection();
     const rows = Object.entries(out.resources ?? {}).map(([name, r]) => [name, r.ready]);
     rows.push(['XR (composite)', out.ready]);
@@ -291,9 +328,13 @@ export function start({ renderer, examples, texts, semantics, iterate, example }
       row(['resource', 'ready'], 'th'),
       ...rows.map(([name, ready]) => row([name, String(ready)], 'td', `ready-${ready}`)),
     );
-    showTrace(out.trace ?? []);
+    lap('other');
+    whenShown('trace', () => showTrace(out.trace ?? []));
+    lap('trace');
     graphView.update(out, lastAnswer.patchFields);
+    lap('graph');
     tabShown('steps', stepsView.update(out, out === lastAnswer.output ? lastAnswer.stepTexts : undefined));
+    lap('steps');
     $('inputs').replaceChildren(
       row(['input', 'what the engine chose'], 'th'),
       ...inputRows(chosen, origins).map((cells) => row(cells, 'td')),
