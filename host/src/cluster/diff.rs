@@ -23,7 +23,7 @@ pub(crate) enum Seg {
 }
 
 /// Fields the server manages; never a change.
-const SERVER_METADATA: &[&str] = &[
+pub(crate) const SERVER_METADATA: &[&str] = &[
     "managedFields",
     "resourceVersion",
     "uid",

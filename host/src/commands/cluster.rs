@@ -4,7 +4,7 @@
 //! including conflicts with other field managers.
 
 use std::io::{IsTerminal as _, Write as _};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -18,6 +18,7 @@ use crate::cluster::diff::{FieldChange, is_secret_field, path_string};
 use crate::cluster::plan::{Action, ResourcePlan};
 use crate::cluster::{ClusterOptions, ConnectOptions, FetchOptions, Target, inputs, plan, render};
 use crate::io::input_error;
+use crate::review::Objects;
 
 /// Diff found changes.
 pub(crate) const EXIT_CHANGES: u8 = 3;
@@ -50,6 +51,23 @@ pub(crate) struct ClusterArgs {
     /// The output format.
     #[arg(long, short = 'o', value_enum, default_value_t = Format::Text)]
     pub(crate) output: Format,
+}
+
+impl ClusterArgs {
+    /// The objects to review: exported ones from `dir`, else the cluster these arguments reach.
+    pub(crate) async fn objects(&self, dir: Option<&Path>) -> anyhow::Result<Objects> {
+        match dir {
+            Some(dir) => Objects::from_dir(dir),
+            None => {
+                Objects::connect(&ConnectOptions {
+                    kubeconfig: self.kubeconfig.clone(),
+                    context: self.context.clone(),
+                    timeout: self.timeout,
+                })
+                .await
+            }
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -16,12 +16,11 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::cluster::{ClusterArgs, EXIT_CHANGES, Format};
-use crate::cluster::ConnectOptions;
 use crate::impact::scope::{ResourceRef, Scope};
 use crate::impact::{Impact, ImpactOptions, report};
 use crate::io::input_error;
+use crate::review::ReviewOptions;
 use crate::review::write::{self, TextStyle};
-use crate::review::{Objects, ReviewOptions};
 
 /// Reviews from this many on get a progress bar (on a terminal).
 const PROGRESS_FROM: usize = 10;
@@ -70,17 +69,7 @@ pub(crate) fn run(
         review,
     };
     let impact = crate::cluster::block_on(async {
-        let mut objects = match objects {
-            Some(dir) => Objects::from_dir(dir)?,
-            None => {
-                Objects::connect(&ConnectOptions {
-                    kubeconfig: a.kubeconfig.clone(),
-                    context: a.context.clone(),
-                    timeout: a.timeout,
-                })
-                .await?
-            }
-        };
+        let mut objects = a.objects(objects).await?;
         let bar = Progress::default();
         let impact = crate::impact::analyse(&mut objects, &opts, |done, total| {
             bar.update(done, total);

@@ -13,7 +13,7 @@ use anyhow::Context as _;
 use serde_json::Value;
 
 use super::cluster::{ClusterArgs, EXIT_CHANGES, Format};
-use crate::cluster::{ConnectOptions, str_at};
+use crate::cluster::str_at;
 use crate::io::{self, input_error};
 use crate::review::write::{self, TextStyle};
 use crate::review::{IgnorePaths, Objects, ReviewOptions, XrReview};
@@ -130,17 +130,7 @@ pub(crate) fn run(files: &[PathBuf], a: &ClusterArgs, r: &ReviewArgs) -> anyhow:
     let ignore = IgnorePaths::parse(&r.ignore_paths).map_err(|e| input_error!("{e}"))?;
     let composition = override_composition(a)?;
     let reviews = crate::cluster::block_on(async {
-        let mut objects = match &r.objects {
-            Some(dir) => Objects::from_dir(dir)?,
-            None => {
-                Objects::connect(&ConnectOptions {
-                    kubeconfig: a.kubeconfig.clone(),
-                    context: a.context.clone(),
-                    timeout: a.timeout,
-                })
-                .await?
-            }
-        };
+        let mut objects = a.objects(r.objects.as_deref()).await?;
         let composition = match (composition, &a.source.composition_name) {
             (Some(c), _) => Some(c),
             (None, Some(name)) => Some(cluster_composition(&mut objects, name).await?),

@@ -6,18 +6,10 @@ use anyhow::anyhow;
 use serde_json::Value;
 use xprender::model::Segment;
 
+use crate::cluster::diff::SERVER_METADATA;
+
 /// Always hidden, as crossplane-diff hides it: a serialization of the object itself.
 const LAST_APPLIED: &str = "metadata.annotations[kubectl.kubernetes.io/last-applied-configuration]";
-
-/// Metadata the API server writes; never a change.
-const SERVER_METADATA: &[&str] = &[
-    "managedFields",
-    "resourceVersion",
-    "uid",
-    "creationTimestamp",
-    "generation",
-    "selfLink",
-];
 
 /// The paths to leave out, parsed.
 #[derive(Debug, Clone)]

@@ -8,20 +8,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, test } from 'node:test';
 
-import { chromium } from 'playwright-core';
+import { launch } from './support.js';
 
 const BIN = process.env.XPRENDER_BIN;
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let server;
 let browser;
@@ -37,7 +26,7 @@ before(async () => {
   });
   base = /^xprender playground: (http:\/\/127\.0\.0\.1:\d+\/)$/.exec(line)?.[1];
   assert.ok(base, `unexpected first line: ${line}`);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  browser = await launch();
 });
 
 after(async () => {

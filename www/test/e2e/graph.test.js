@@ -3,67 +3,33 @@
 // Composition's cursor on its patch, filters narrow the graph, and the pipeline's steps are
 // walked one by one. Saves a screenshot of each view under target/.
 import assert from 'node:assert/strict';
-import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, extname, join, normalize } from 'node:path';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 
-import { chromium } from 'playwright-core';
 
 import { buildRequest, sourceLocator } from '../../src/documents.js';
 import { collect } from '../../src/gallery.js';
 import { buildGraph } from '../../src/graph.js';
 import { graphData } from '../../src/graphdata.js';
 import { stepChanges } from '../../src/steps.js';
+import { artifacts, dist, openDist, www } from './support.js';
 
-const www = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const dist = join(www, 'dist');
-const artifacts = join(www, '..', 'target');
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** The gallery's Pipeline; it must stay in examples/. */
 const EXAMPLE = 'pipeline-steps';
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm' };
 const engine = createRequire(import.meta.url)(join(www, 'xprender-wasm', 'nodejs', 'xprender.js'));
 
-let server;
 let browser;
 let base;
+let close;
 
 before(async () => {
-  assert.ok(existsSync(join(dist, 'index.html')), 'www/dist is missing: run npm run build in www/');
-  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium`);
-  server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
-    let file = join(dist, path);
-    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
-    if (!file.startsWith(dist) || !existsSync(file)) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
-    createReadStream(file).pipe(res);
-  });
-  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-  base = `http://127.0.0.1:${server.address().port}/`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  mkdirSync(artifacts, { recursive: true });
+  ({ base, browser, close } = await openDist());
 });
 
 after(async () => {
-  await browser?.close();
-  await new Promise((ok) => (server ? server.close(ok) : ok()));
+  await close?.();
 });
 
 /** The example as the page bundles it. */

@@ -4,73 +4,31 @@
 // navigation → first output, keystroke → output and the engine's gzip size; saves screenshots
 // under target/.
 import assert from 'node:assert/strict';
-import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, extname, join, normalize } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { deflateRawSync, gzipSync } from 'node:zlib';
 import { after, before, test } from 'node:test';
 
-import { chromium } from 'playwright-core';
 
 import { buildRequest } from '../../src/documents.js';
 import { collect } from '../../src/gallery.js';
+import { artifacts, dist, openDist, www } from './support.js';
 
-const www = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const dist = join(www, 'dist');
-const artifacts = join(www, '..', 'target');
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-// Closed network: no background traffic, no first-run work (see docs in shared infra notes).
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** The example the test drives; it must stay in examples/. */
 const EXAMPLE = 'object-storage';
 
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.svg': 'image/svg+xml',
-};
-
-let server;
 let browser;
 let base;
+let close;
 const figures = {};
 
 before(async () => {
-  assert.ok(existsSync(join(dist, 'index.html')), 'www/dist is missing: run npm run build in www/');
-  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium`);
-  server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
-    let file = join(dist, path);
-    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
-    if (!file.startsWith(dist) || !existsSync(file)) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
-    createReadStream(file).pipe(res);
-  });
-  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-  base = `http://127.0.0.1:${server.address().port}/`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  mkdirSync(artifacts, { recursive: true });
+  ({ base, browser, close } = await openDist());
 });
 
 after(async () => {
-  await browser?.close();
-  await new Promise((ok) => (server ? server.close(ok) : ok()));
+  await close?.();
   if (Object.keys(figures).length) {
     writeFileSync(join(artifacts, 'playground-metrics.json'), `${JSON.stringify(figures, null, 2)}\n`);
   }
