@@ -514,6 +514,27 @@ mod on_a_live_api_server {
             "{live:#}"
         );
 
+        // Ignored paths are no changes against the live server too: with spec and metadata left
+        // out nothing is modified, and the removals stay (YAML output: the same document).
+        let ignored = xprender(
+            &servers,
+            &[
+                &input("xr.yaml"),
+                &input("claim.yaml"),
+                "-o",
+                "yaml",
+                "--ignore-paths",
+                "spec,metadata",
+            ],
+        );
+        assert_eq!(ignored.code, 3, "{}\n{}", ignored.stderr, ignored.stdout);
+        let ignored: Value = serde_saphyr::from_str(&ignored.stdout).unwrap();
+        assert_eq!(
+            ignored["summary"],
+            json!({"added": 0, "modified": 0, "removed": 2}),
+            "{ignored:#}"
+        );
+
         // Exported as kubectl would, reviewed offline: the same report but for how it compared.
         let dir = servers.dir.join("export");
         let kinds = [
