@@ -22,11 +22,11 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use kube::api::{Api, ApiResource, DynamicObject, GroupVersionKind, Patch, PatchParams};
+use kube::api::{Api, DynamicObject, Patch, PatchParams};
 use serde_json::{Value, json};
 use tokio::task::JoinSet;
 
-use apiserver::Servers;
+use apiserver::{Servers, served_kind as api};
 use tools::xprender_bin;
 
 const COMPOSITION: &str = "xbuckets-default";
@@ -43,21 +43,6 @@ fn data(name: &str) -> Value {
             .filter(|d| !d.is_null())
             .collect(),
     )
-}
-
-/// The API of a kind, once the server serves it.
-async fn api(client: &kube::Client, api_version: &str, kind: &str) -> (ApiResource, bool) {
-    let (g, v) = api_version.split_once('/').unwrap_or(("", api_version));
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        if let Ok((ar, caps)) =
-            kube::discovery::pinned_kind(client, &GroupVersionKind::gvk(g, v, kind)).await
-        {
-            return (ar, caps.scope == kube::discovery::Scope::Namespaced);
-        }
-        assert!(Instant::now() < deadline, "{kind} never served");
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
 }
 
 async fn apply(client: kube::Client, doc: Value) {

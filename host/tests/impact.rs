@@ -9,11 +9,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{Duration, Instant};
 
-use kube::api::{
-    Api, ApiResource, DeleteParams, DynamicObject, GroupVersionKind, ListParams, Patch, PatchParams,
-};
+use kube::api::{Api, DeleteParams, DynamicObject, ListParams, Patch, PatchParams};
 use serde_json::{Value, json};
 
 mod live {
@@ -21,7 +18,7 @@ mod live {
     pub(crate) mod tools;
 }
 
-use live::apiserver::{Run, Servers};
+use live::apiserver::{Run, Servers, served_kind as api};
 use live::tools::xprender_bin;
 
 const NEEDS: &str = "needs kube-apiserver; scripts/suites/70-cluster.sh runs them";
@@ -37,21 +34,6 @@ fn data(dir: &str, name: &str) -> Vec<Value> {
         .into_iter()
         .filter(|d| !d.is_null())
         .collect()
-}
-
-/// The API of a kind once it is served, and whether it is namespaced.
-async fn api(client: &kube::Client, api_version: &str, kind: &str) -> (ApiResource, bool) {
-    let (g, v) = api_version.split_once('/').unwrap_or(("", api_version));
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        if let Ok((ar, caps)) =
-            kube::discovery::pinned_kind(client, &GroupVersionKind::gvk(g, v, kind)).await
-        {
-            return (ar, caps.scope == kube::discovery::Scope::Namespaced);
-        }
-        assert!(Instant::now() < deadline, "{kind} never served");
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
 }
 
 async fn object_api(client: &kube::Client, doc: &Value) -> Api<DynamicObject> {

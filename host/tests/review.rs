@@ -327,8 +327,7 @@ mod on_a_live_api_server {
     use std::collections::BTreeMap;
     use std::time::{Duration, Instant};
 
-    use kube::api::{Api, DynamicObject, GroupVersionKind, ListParams, Patch, PatchParams};
-    use kube::discovery::Scope;
+    use kube::api::{Api, DynamicObject, ListParams, Patch, PatchParams};
     use serde_json::{Value, json};
 
     use super::live::apiserver::Servers;
@@ -353,18 +352,12 @@ mod on_a_live_api_server {
         kind: &str,
         ns: Option<&str>,
     ) -> Api<DynamicObject> {
-        let (g, v) = av.split_once('/').unwrap_or(("", av));
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            let gvk = GroupVersionKind::gvk(g, v, kind);
-            if let Ok((ar, caps)) = kube::discovery::pinned_kind(client, &gvk).await {
-                return match (caps.scope == Scope::Namespaced, ns) {
-                    (true, Some(ns)) => Api::namespaced_with(client.clone(), ns, &ar),
-                    _ => Api::all_with(client.clone(), &ar),
-                };
-            }
-            assert!(Instant::now() < deadline, "{kind} in {av} never served");
-            tokio::time::sleep(Duration::from_millis(200)).await;
+        match (
+            super::live::apiserver::served_kind(client, av, kind).await,
+            ns,
+        ) {
+            ((ar, true), Some(ns)) => Api::namespaced_with(client.clone(), ns, &ar),
+            ((ar, _), _) => Api::all_with(client.clone(), &ar),
         }
     }
 

@@ -18,10 +18,21 @@ use crate::cluster::diff::{FieldChange, is_secret_field, path_string};
 use crate::cluster::plan::{Action, ResourcePlan};
 use crate::cluster::{ClusterOptions, ConnectOptions, FetchOptions, Target, inputs, plan, render};
 use crate::io::input_error;
-use crate::review::Objects;
+use crate::review::{Objects, XrReview};
 
 /// Diff found changes.
 pub(crate) const EXIT_CHANGES: u8 = 3;
+
+/// A review's exit status: a failed XR outranks changes (as crossplane-diff's), changes outrank none.
+pub(crate) fn review_exit<'a>(reviews: impl Iterator<Item = &'a XrReview> + Clone) -> ExitCode {
+    ExitCode::from(if reviews.clone().any(|x| !x.errors.is_empty()) {
+        super::EXIT_RENDER
+    } else if reviews.into_iter().any(|x| !x.changes.is_empty()) {
+        EXIT_CHANGES
+    } else {
+        super::EXIT_OK
+    })
+}
 
 /// What to read and how to reach the cluster (shared by diff and apply).
 #[derive(Debug, clap::Args)]

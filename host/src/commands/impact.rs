@@ -15,7 +15,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::cluster::{ClusterArgs, EXIT_CHANGES, Format};
+use super::cluster::{ClusterArgs, Format, review_exit};
 use crate::impact::scope::{ResourceRef, Scope};
 use crate::impact::{Impact, ImpactOptions, report};
 use crate::io::input_error;
@@ -79,16 +79,7 @@ pub(crate) fn run(
         impact
     })??;
     write_report(&impact, a.output, style)?;
-    let reviews = impact.analysed.iter().map(|x| &x.review);
-    let failed = reviews.clone().any(|x| !x.errors.is_empty());
-    let changed = reviews.clone().any(|x| !x.changes.is_empty());
-    Ok(ExitCode::from(if failed {
-        super::EXIT_RENDER
-    } else if changed {
-        EXIT_CHANGES
-    } else {
-        super::EXIT_OK
-    }))
+    Ok(review_exit(impact.analysed.iter().map(|x| &x.review)))
 }
 
 fn scope(a: &ClusterArgs, i: &ImpactArgs) -> anyhow::Result<Scope> {

@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 use serde_json::Value;
 
-use super::cluster::{ClusterArgs, EXIT_CHANGES, Format};
+use super::cluster::{ClusterArgs, Format, review_exit};
 use crate::cluster::str_at;
 use crate::io::{self, input_error};
 use crate::review::write::{self, TextStyle};
@@ -152,15 +152,7 @@ pub(crate) fn run(files: &[PathBuf], a: &ClusterArgs, r: &ReviewArgs) -> anyhow:
         anyhow::Ok(out)
     })??;
     write_report(&reviews, a.output, r)?;
-    let failed = reviews.iter().any(|x| !x.errors.is_empty());
-    let changed = reviews.iter().any(|x| !x.changes.is_empty());
-    Ok(ExitCode::from(if failed {
-        super::EXIT_RENDER
-    } else if changed {
-        EXIT_CHANGES
-    } else {
-        super::EXIT_OK
-    }))
+    Ok(review_exit(reviews.iter()))
 }
 
 fn write_report(reviews: &[XrReview], format: Format, r: &ReviewArgs) -> anyhow::Result<()> {

@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use kube::api::{ApiResource, GroupVersionKind};
 use kube::config::{KubeConfigOptions, Kubeconfig};
+use kube::discovery::Scope;
 
 use super::tools::{free_port, which};
 
@@ -176,6 +178,30 @@ impl Servers {
             .await
             .unwrap();
         kube::Client::try_from(config).unwrap()
+    }
+}
+
+/// The API of a kind once the server serves it (CRDs take a moment), and whether it is
+/// namespaced.
+#[allow(dead_code, reason = "not every live-server test waits for a kind")]
+pub(crate) async fn served_kind(
+    client: &kube::Client,
+    api_version: &str,
+    kind: &str,
+) -> (ApiResource, bool) {
+    let (g, v) = api_version.split_once('/').unwrap_or(("", api_version));
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if let Ok((ar, caps)) =
+            kube::discovery::pinned_kind(client, &GroupVersionKind::gvk(g, v, kind)).await
+        {
+            return (ar, caps.scope == Scope::Namespaced);
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{kind} in {api_version} never served"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
     }
 }
 
