@@ -5,7 +5,50 @@
 
 use crate::error::Error;
 use crate::fieldpath::MergeOptions;
-use crate::value::{Map, Value};
+#[cfg(test)]
+use crate::value::Map;
+use crate::value::{Value, json};
+
+/// One entry of an Output's `trace`: as this render recorded it (written without building a
+/// [`Value`]), or as read from an Output document.
+#[derive(Clone, Debug)]
+pub(crate) enum Entry {
+    Recorded(Box<PatchTrace>),
+    /// Read back from an Output document (the `serde` feature).
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
+    Read(Value),
+}
+
+impl Entry {
+    pub(crate) fn recorded(t: PatchTrace) -> Entry {
+        Entry::Recorded(Box::new(t))
+    }
+
+    pub(crate) fn write_json(&self, out: &mut String) {
+        match self {
+            Entry::Recorded(t) => t.write_json(out),
+            Entry::Read(v) => v.write_json(out),
+        }
+    }
+
+    fn json(&self) -> String {
+        let mut out = String::new();
+        self.write_json(&mut out);
+        out
+    }
+}
+
+/// Entries are equal when they write the same JSON, however each came to be: a value's JSON
+/// is canonical (sorted keys, Go's numbers).
+impl PartialEq for Entry {
+    fn eq(&self, other: &Entry) -> bool {
+        match (self, other) {
+            (Entry::Recorded(a), Entry::Recorded(b)) => a == b,
+            (Entry::Read(a), Entry::Read(b)) => a == b,
+            _ => self.json() == other.json(),
+        }
+    }
+}
 
 /// What happened to a patch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -124,8 +167,9 @@ impl PatchTrace {
         self.reason = Some(reason.into());
     }
 
-    /// The entry as written in the output's `trace` array.
-    pub(crate) fn to_value(&self) -> Value {
+    /// The entry as a value: what [`PatchTrace::write_json`] writes, built member by member.
+    #[cfg(test)]
+    fn to_value(&self) -> Value {
         let mut m = Map::new();
         if let Some(s) = &self.step {
             m.insert("step".into(), s.as_str().into());
@@ -195,6 +239,101 @@ impl PatchTrace {
         Value::Object(m)
     }
 
+    /// Appends the entry's JSON: what `to_value` gives, written in one pass without building
+    /// it (a trace is most of a traced render's Output). Keys in sorted order, as a
+    /// [`Value`] object writes them.
+    pub(crate) fn write_json(&self, out: &mut String) {
+        let mut w = Members::new(out);
+        if let Some(c) = &self.combined {
+            w.string("combined", c);
+        }
+        if self.outcome != Outcome::NotRun {
+            let direction = format!("{} -> {}", self.from_object, self.to_object);
+            w.string("direction", &direction);
+        }
+        if self.resource.is_none() {
+            w.raw("environment", "true");
+        }
+        w.key("from");
+        w.out.push('[');
+        for (i, r) in self.reads.iter().enumerate() {
+            if i > 0 {
+                w.out.push(',');
+            }
+            let mut o = Members::new(w.out);
+            if let Some(e) = &r.error {
+                o.string("error", e);
+            }
+            if r.missing {
+                o.raw("missing", "true");
+            }
+            o.string("path", &r.path);
+            if let Some(v) = &r.value {
+                o.value("value", v);
+            }
+            o.end();
+        }
+        w.out.push(']');
+        w.string("outcome", self.outcome.as_str());
+        w.key("patch");
+        json::write_int(w.out, to_i64(self.index));
+        w.key("policy");
+        let mut p = Members::new(w.out);
+        p.string("fromFieldPath", &self.from_policy);
+        p.string("write", &self.to_policy);
+        p.end();
+        if let Some(r) = &self.reason {
+            w.string("reason", r);
+        }
+        if let Some(r) = &self.resource {
+            w.string("resource", r);
+        }
+        w.string("source", &self.source);
+        if let Some(s) = &self.step {
+            w.string("step", s);
+        }
+        w.string("summary", &self.summary());
+        w.key("to");
+        w.out.push('[');
+        for (i, t) in self.writes.iter().enumerate() {
+            if i > 0 {
+                w.out.push(',');
+            }
+            let mut o = Members::new(w.out);
+            o.string("path", &t.path);
+            if let Some(r) = &t.result {
+                o.value("result", r);
+            }
+            o.value("value", &t.value);
+            o.end();
+        }
+        w.out.push(']');
+        if !self.transforms.is_empty() {
+            w.key("transforms");
+            w.out.push('[');
+            for (i, t) in self.transforms.iter().enumerate() {
+                if i > 0 {
+                    w.out.push(',');
+                }
+                let mut o = Members::new(w.out);
+                if let Some(e) = &t.error {
+                    o.string("error", e);
+                }
+                o.key("index");
+                json::write_int(o.out, to_i64(i));
+                o.value("input", &t.input);
+                if let Some(v) = &t.output {
+                    o.value("output", v);
+                }
+                o.string("type", &t.kind);
+                o.end();
+            }
+            w.out.push(']');
+        }
+        w.string("type", &self.kind);
+        w.end();
+    }
+
     /// One line for humans: `spec.region "us-east-1" → map "East US" → spec.x`.
     fn summary(&self) -> String {
         if self.reads.is_empty() {
@@ -255,6 +394,7 @@ fn short(v: &Value) -> String {
     format!("{}…", &s[..end])
 }
 
+#[cfg(test)]
 fn read_value(r: &Read) -> Value {
     let mut o = Map::new();
     o.insert("path".into(), r.path.as_str().into());
@@ -270,6 +410,133 @@ fn read_value(r: &Read) -> Value {
     Value::Object(o)
 }
 
+/// A JSON object written member by member; the caller gives the keys in sorted order.
+struct Members<'o> {
+    out: &'o mut String,
+    first: bool,
+}
+
+impl<'o> Members<'o> {
+    fn new(out: &'o mut String) -> Members<'o> {
+        out.push('{');
+        Members { out, first: true }
+    }
+
+    /// `key` is one of the entry's own names: plain ASCII, nothing to escape.
+    fn key(&mut self, key: &'static str) {
+        if !self.first {
+            self.out.push(',');
+        }
+        self.first = false;
+        self.out.push('"');
+        self.out.push_str(key);
+        self.out.push_str("\":");
+    }
+
+    fn raw(&mut self, key: &'static str, json: &str) {
+        self.key(key);
+        self.out.push_str(json);
+    }
+
+    fn string(&mut self, key: &'static str, s: &str) {
+        self.key(key);
+        json::write_string(self.out, s);
+    }
+
+    fn value(&mut self, key: &'static str, v: &Value) {
+        self.key(key);
+        v.write_json(self.out);
+    }
+
+    fn end(self) {
+        self.out.push('}');
+    }
+}
+
 fn to_i64(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &str) -> Value {
+        Value::String(v.to_owned())
+    }
+
+    /// Every member an entry can have, and none of the optional ones.
+    fn entries() -> Vec<PatchTrace> {
+        let full = PatchTrace {
+            step: Some("patch-<and>".into()),
+            resource: Some("bucket \"b\"".into()),
+            index: 3,
+            source: "spec.resources[0].patches[3]".into(),
+            kind: "CombineFromComposite".into(),
+            from_object: "composite",
+            to_object: "resource",
+            from_policy: "Required".into(),
+            to_policy: "MergeObjects".into(),
+            reads: vec![
+                Read {
+                    path: "spec.a".into(),
+                    value: Some(s("é & <x>")),
+                    missing: false,
+                    error: None,
+                },
+                Read {
+                    path: "spec.b".into(),
+                    value: None,
+                    missing: true,
+                    error: Some("spec.b: no such field".into()),
+                },
+            ],
+            combined: Some("a-b".into()),
+            transforms: vec![
+                TransformStep {
+                    kind: "string".into(),
+                    input: s("a-b"),
+                    output: Some(Value::Int(-7)),
+                    error: None,
+                },
+                TransformStep {
+                    kind: "math".into(),
+                    input: Value::Float(0.5),
+                    output: None,
+                    error: Some("bad \"input\"".into()),
+                },
+            ],
+            writes: vec![Write {
+                path: "spec.x".into(),
+                value: Value::Array(vec![Value::Bool(true), Value::Null]),
+                result: Some(s("merged")),
+            }],
+            outcome: Outcome::Failed,
+            reason: Some("the patch failed\nhere".into()),
+        };
+        let bare = PatchTrace {
+            outcome: Outcome::NotRun,
+            ..PatchTrace::default()
+        };
+        let environment = PatchTrace {
+            index: 1,
+            kind: "FromCompositeFieldPath".into(),
+            from_object: "composite",
+            to_object: "environment",
+            outcome: Outcome::Skipped,
+            ..PatchTrace::default()
+        };
+        vec![full, bare, environment]
+    }
+
+    /// The entry written in one pass is byte for byte the JSON of the entry's value.
+    #[test]
+    fn written_as_its_value_writes() {
+        for t in entries() {
+            let mut out = String::new();
+            t.write_json(&mut out);
+            assert_eq!(out, t.to_value().to_json());
+            assert_eq!(Entry::recorded(t.clone()), Entry::Read(t.to_value()));
+        }
+    }
 }

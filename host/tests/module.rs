@@ -14,7 +14,7 @@ static CORE: &[u8] = include_bytes!(env!("XPRENDER_CORE_WASM"));
 /// is generated for speed (`opt-level = 3`, see Cargo.toml), and the gap and where the bytes
 /// go are in docs/benchmarks.md. Lower these as the module shrinks.
 const MAX_BYTES: usize = 800_900;
-const MAX_GZIP_BYTES: usize = 319_900;
+const MAX_GZIP_BYTES: usize = 320_500;
 
 /// The embedded module, compiled once for all tests here.
 fn compiled() -> &'static (Engine, Module) {

@@ -36,7 +36,6 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::patch::environment;
 use crate::readiness;
 use crate::semantics::Semantics;
-use crate::trace::PatchTrace;
 use crate::transform::Regexps;
 use crate::value::{Map, Value};
 
@@ -241,7 +240,7 @@ fn fatal_output(st: State<'_>, input_xr: Option<Value>) -> Output {
         results: st.results,
         trace: st
             .trace
-            .map(|t| t.iter().map(PatchTrace::to_value).collect()),
+            .map(|t| t.into_iter().map(crate::trace::Entry::recorded).collect()),
         environment: None,
         inputs: None,
         composite_ready: None,
@@ -269,7 +268,7 @@ fn failed_after_apply_output(st: State<'_>) -> Output {
         results: st.results,
         trace: st
             .trace
-            .map(|t| t.iter().map(PatchTrace::to_value).collect()),
+            .map(|t| t.into_iter().map(crate::trace::Entry::recorded).collect()),
         environment: None,
         inputs: None,
         composite_ready: None,
@@ -377,7 +376,7 @@ pub(super) fn finished(mut st: State<'_>, composite: Value, ready: bool) -> Outp
         results: st.results,
         trace: st
             .trace
-            .map(|t| t.iter().map(PatchTrace::to_value).collect()),
+            .map(|t| t.into_iter().map(crate::trace::Entry::recorded).collect()),
         environment: None,
         inputs: None,
         composite_ready: None,

@@ -116,7 +116,7 @@ pub struct Output {
     pub(crate) connection_details: Details,
     pub(crate) ready: bool,
     pub(crate) results: Vec<Message>,
-    pub(crate) trace: Option<Vec<Value>>,
+    pub(crate) trace: Option<Vec<crate::trace::Entry>>,
     /// The environment a function step leaves (`options.output: function`).
     pub(crate) environment: Option<Value>,
     /// The Function context the pipeline ended with (`options.includeContext`).
@@ -218,7 +218,9 @@ impl Output {
                         out.result_steps |= r.get("step").is_some();
                     }
                 }
-                ("trace", Value::Array(t)) => out.trace = Some(t),
+                ("trace", Value::Array(t)) => {
+                    out.trace = Some(t.into_iter().map(crate::trace::Entry::Read).collect());
+                }
                 ("environment", v) => out.environment = Some(v),
                 ("context", v) => out.context = Some(v),
                 ("inputs", v) => out.inputs = Some(v),

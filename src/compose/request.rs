@@ -3,6 +3,7 @@
 //! Shape errors name the document and field path (`observed.resources.db.resource: expected
 //! object, got string`).
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::connection::Details;
@@ -267,7 +268,9 @@ impl Request {
             Value::Null => (Options::default(), Choices::default()),
             v => (decode_options(d, v)?, decode_choices(d, v)?),
         };
-        let mut documents = shared.documents.clone();
+        // Borrowed: only a document this level changes is copied.
+        let mut documents: Vec<Cow<'_, Value>> =
+            shared.documents.iter().map(Cow::Borrowed).collect();
         // A nested XR's render is no `crossplane render` print: its composite is the whole XR,
         // which the next level and the stream need.
         opts.pipeline.include_full_xr |= matches!(xr, Top::Nested(..));
@@ -501,7 +504,7 @@ fn level_choices(
     crossplane_v2: bool,
     hidden: Vec<bool>,
     xr: Top,
-    documents: &mut Vec<Value>,
+    documents: &mut Vec<Cow<'_, Value>>,
 ) -> (Choices, Option<usize>) {
     match xr {
         Top::Choose => (
@@ -524,9 +527,9 @@ fn level_choices(
         // A nested XR's Composition is chosen by its own references, not the top level's.
         Top::Nested(i, value) => {
             if i < documents.len() {
-                documents[i] = value;
+                documents[i] = Cow::Owned(value);
             } else {
-                documents.push(value);
+                documents.push(Cow::Owned(value));
             }
             let nested = Choices {
                 crossplane_v2,

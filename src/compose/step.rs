@@ -31,7 +31,7 @@ pub(crate) fn desired_xr(desired: &Desired, observed_xr: &Value) -> Value {
 pub(crate) fn output(st: super::State<'_>) -> super::Output {
     let trace = st
         .trace
-        .map(|t| t.iter().map(crate::trace::PatchTrace::to_value).collect());
+        .map(|t| t.into_iter().map(crate::trace::Entry::recorded).collect());
     if st.pipeline.fatal {
         let given = &st.request.desired;
         return super::Output {

@@ -1,5 +1,7 @@
 //! Sorting the documents by what they are, and the report of those left unused.
 
+use std::borrow::{Borrow, Cow};
+
 use super::ANNOTATION_RESOURCE_NAME;
 use crate::error::Result;
 use crate::value::{Map, Value};
@@ -25,9 +27,10 @@ pub(crate) enum Role {
     Elsewhere,
 }
 
-/// The documents and the role each plays.
-pub(crate) struct Catalog {
-    pub(crate) docs: Vec<Value>,
+/// The documents and the role each plays. A document is the request's own, borrowed, unless
+/// this level changed it (the XR a claim stands for, a nested XR with its parent's desires).
+pub(crate) struct Catalog<'a> {
+    pub(crate) docs: Vec<Cow<'a, Value>>,
     pub(crate) roles: Vec<Role>,
     pub(crate) claim: Option<usize>,
 }
@@ -38,14 +41,14 @@ pub(crate) fn indexes(n: usize, keep: &mut dyn FnMut(usize) -> bool) -> Vec<usiz
     (0..n).filter(|&i| keep(i)).collect()
 }
 
-impl Catalog {
+impl<'a> Catalog<'a> {
     /// Marks a document as the Composition in use.
     pub(crate) fn mark_composition(&mut self, i: usize) {
         self.roles[i] = Role::Composition;
     }
 
     /// Checks that every document is an object with a kind.
-    pub(crate) fn new(docs: Vec<Value>) -> Result<Catalog> {
+    pub(crate) fn new(docs: Vec<Cow<'a, Value>>) -> Result<Catalog<'a>> {
         for (i, d) in docs.iter().enumerate() {
             if d.as_object().is_none() {
                 return Err(invalid(format!(
@@ -274,13 +277,13 @@ impl Catalog {
 }
 
 /// Whether `d` is a claim of a type an XRD among `docs` offers.
-pub(crate) fn is_claim(docs: &[Value], d: &Value) -> bool {
+pub(crate) fn is_claim<D: Borrow<Value>>(docs: &[D], d: &Value) -> bool {
     xrd_for(docs, d).is_some()
 }
 
 /// The XRD whose `spec.claimNames.kind` (in its group) is `claim`'s type.
-pub(crate) fn xrd_for<'a>(docs: &'a [Value], claim: &Value) -> Option<&'a Value> {
-    docs.iter().find(|x| {
+pub(crate) fn xrd_for<'a, D: Borrow<Value>>(docs: &'a [D], claim: &Value) -> Option<&'a Value> {
+    docs.iter().map(Borrow::borrow).find(|x| {
         is_crossplane(x, "CompositeResourceDefinition")
             && str_at(x, &["spec", "group"]) == Some(group(claim))
             && str_at(x, &["spec", "claimNames", "kind"]) == Some(kind(claim))
@@ -288,9 +291,9 @@ pub(crate) fn xrd_for<'a>(docs: &'a [Value], claim: &Value) -> Option<&'a Value>
 }
 
 /// (group, kind) of every type a Composition, CompositionRevision or XRD among `docs` composes.
-pub(crate) fn composite_types(docs: &[Value]) -> Vec<(&str, &str)> {
+pub(crate) fn composite_types<D: Borrow<Value>>(docs: &[D]) -> Vec<(&str, &str)> {
     let mut out = composition_types(docs);
-    for d in docs {
+    for d in docs.iter().map(Borrow::borrow) {
         if is_crossplane(d, "CompositeResourceDefinition") {
             let g = str_at(d, &["spec", "group"]).unwrap_or("");
             out.push((g, str_at(d, &["spec", "names", "kind"]).unwrap_or("")));
@@ -300,9 +303,9 @@ pub(crate) fn composite_types(docs: &[Value]) -> Vec<(&str, &str)> {
 }
 
 /// (group, kind) of every type a Composition or CompositionRevision among `docs` composes.
-pub(crate) fn composition_types(docs: &[Value]) -> Vec<(&str, &str)> {
+pub(crate) fn composition_types<D: Borrow<Value>>(docs: &[D]) -> Vec<(&str, &str)> {
     let mut out = Vec::new();
-    for d in docs {
+    for d in docs.iter().map(Borrow::borrow) {
         if is_crossplane(d, "Composition") || is_crossplane(d, "CompositionRevision") {
             let av = str_at(d, &["spec", "compositeTypeRef", "apiVersion"]).unwrap_or("");
             let k = str_at(d, &["spec", "compositeTypeRef", "kind"]).unwrap_or("");

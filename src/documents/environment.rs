@@ -24,7 +24,7 @@ pub(crate) struct Environment {
 }
 
 pub(crate) fn select(
-    cat: &mut Catalog,
+    cat: &mut Catalog<'_>,
     composition: &Value,
     xr: &Value,
     pool: bool,
@@ -79,17 +79,20 @@ pub(crate) fn select(
 
 /// Every EnvironmentConfig given, in document order, for a pipeline whose
 /// function-environment-configs step selects among them (`crossplane render -e`).
-pub(crate) fn for_pipeline(cat: &mut Catalog) -> Vec<Value> {
+pub(crate) fn for_pipeline(cat: &mut Catalog<'_>) -> Vec<Value> {
     let configs = cat.crossplane(KIND);
     for &i in &configs {
         cat.roles[i] = Role::Environment;
     }
-    configs.into_iter().map(|i| cat.docs[i].clone()).collect()
+    configs
+        .into_iter()
+        .map(|i| Value::clone(&cat.docs[i]))
+        .collect()
 }
 
 /// The configs one `environmentConfigs[i]` entry selects.
 fn source(
-    cat: &Catalog,
+    cat: &Catalog<'_>,
     configs: &[usize],
     src: &Value,
     xr: &Value,
@@ -127,7 +130,7 @@ fn source(
 
 /// Label-selected configs, sorted by name; `Single` takes the first, `Multiple` up to `maxMatch`.
 fn by_labels(
-    cat: &Catalog,
+    cat: &Catalog<'_>,
     configs: &[usize],
     src: &Value,
     xr: &Value,

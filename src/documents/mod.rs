@@ -18,6 +18,8 @@ mod observed;
 mod revision;
 mod select;
 
+use std::borrow::Cow;
+
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::{Map, Value};
 
@@ -88,7 +90,7 @@ pub(crate) struct Resolved {
 /// EnvironmentConfigs itself (which then receives them as extra resources); the caller answers
 /// it, because which function a step runs is the pipeline's knowledge, not the documents'.
 pub(crate) fn resolve(
-    documents: Vec<Value>,
+    documents: Vec<Cow<'_, Value>>,
     choices: &Choices,
     selects_environment: impl Fn(&Value) -> bool,
 ) -> Result<Resolved> {
@@ -105,12 +107,12 @@ pub(crate) fn resolve(
     // A claim given as the XR is rendered as the composite the claim controller creates.
     let claim = classify::xrd_for(&cat.docs, &cat.docs[xr_index])
         .map(|xrd| claim::composite(&cat.docs[xr_index], xrd));
-    let claim_doc = claim.map(|xr| std::mem::replace(&mut cat.docs[xr_index], xr));
+    let claim_doc = claim.map(|xr| std::mem::replace(&mut cat.docs[xr_index], Cow::Owned(xr)));
     let xrd_index = cat.find_xrd(xr_index);
     if claim_doc.is_none() {
         cat.mark_claim(xr_index);
     }
-    let mut xr = cat.docs[xr_index].clone();
+    let mut xr = Value::clone(&cat.docs[xr_index]);
     // `crossplane render` renders Pipelines only: classic Compositions keep v1's behaviour.
     let v2 = choices.crossplane_v2 && {
         let compositions = cat.crossplane("Composition");

@@ -31,7 +31,7 @@ pub(crate) struct Paired {
     pub(crate) indexes: Vec<(String, usize)>,
 }
 
-pub(crate) fn pair(cat: &mut Catalog, xr: &Value, composition: &Value) -> Result<Paired> {
+pub(crate) fn pair(cat: &mut Catalog<'_>, xr: &Value, composition: &Value) -> Result<Paired> {
     let anonymous = has_anonymous_template(composition);
     let mut out = Paired {
         resources: Vec::new(),
@@ -40,7 +40,7 @@ pub(crate) fn pair(cat: &mut Catalog, xr: &Value, composition: &Value) -> Result
         indexes: Vec::new(),
     };
     // A Usage is a Crossplane object that Compositions compose like any other resource.
-    let free = |cat: &Catalog, i: usize| {
+    let free = |cat: &Catalog<'_>, i: usize| {
         let d = &cat.docs[i];
         matches!(cat.roles[i], Role::Unused(None))
             && (!is_crossplane_api(d) || matches!(kind(d), "Usage" | "ClusterUsage"))
@@ -88,7 +88,8 @@ pub(crate) fn pair(cat: &mut Catalog, xr: &Value, composition: &Value) -> Result
         out.report
             .insert(name.clone(), display(&cat.docs[i]).into());
         out.indexes.push((name.clone(), i));
-        out.resources.push((name, cat.docs[i].clone(), details));
+        out.resources
+            .push((name, Value::clone(&cat.docs[i]), details));
     }
     for s in cat.secrets() {
         cat.skip(s, "no observed resource writes its connection secret to it");

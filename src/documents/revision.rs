@@ -18,7 +18,7 @@ const KIND: &str = "CompositionRevision";
 const COMPOSITION_NAME_LABEL: &str = "crossplane.io/composition-name";
 
 /// The latest revision (as a Composition) of each Composition that is given only by revisions.
-pub(crate) fn orphans(cat: &Catalog) -> Vec<(usize, Value)> {
+pub(crate) fn orphans(cat: &Catalog<'_>) -> Vec<(usize, Value)> {
     let given: Vec<&str> = cat
         .crossplane("Composition")
         .into_iter()
@@ -46,7 +46,7 @@ pub(crate) fn orphans(cat: &Catalog) -> Vec<(usize, Value)> {
 /// Returns it with its (or the revision's) name and the rule that chose it. Without `follow`
 /// the XR's revision references are not followed: a Composition given is used as it is.
 pub(crate) fn resolve(
-    cat: &mut Catalog,
+    cat: &mut Catalog<'_>,
     xr: &Value,
     composition: Value,
     index: usize,
@@ -124,7 +124,7 @@ pub(crate) fn resolve(
 /// The latest revision of `comp_name` matching the XR's revision selector; `None` when the
 /// Composition itself is to be used (no selector and the Composition is given).
 fn selected(
-    cat: &Catalog,
+    cat: &Catalog<'_>,
     xr: &Value,
     revisions: &[usize],
     comp_name: &str,

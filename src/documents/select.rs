@@ -9,6 +9,8 @@
 //! at random (then records it in `compositionRef`), which a render cannot reproduce. Then the
 //! revision: see [`super::revision`].
 
+use std::borrow::Cow;
+
 use crate::error::Result;
 use crate::value::Value;
 
@@ -26,13 +28,14 @@ pub(crate) struct Chosen {
 }
 
 /// A Composition given, or the latest revision of one that is not given.
-struct Candidate {
+struct Candidate<'a> {
     index: usize,
-    value: Value,
+    /// Borrowed from the request: only the chosen one is copied.
+    value: Cow<'a, Value>,
 }
 
 pub(crate) fn choose(
-    cat: &mut Catalog,
+    cat: &mut Catalog<'_>,
     xr: &Value,
     xrd: Option<usize>,
     choices: &Choices,
@@ -57,8 +60,8 @@ pub(crate) fn choose(
         (pos, "options.compositionName".to_owned())
     } else {
         let xrd = xrd.map(|i| cat.docs[i].clone());
-        let enforced = xrd_ref(xrd.as_ref(), "enforcedCompositionRef");
-        let default_ref = xrd_ref(xrd.as_ref(), "defaultCompositionRef");
+        let enforced = xrd_ref(xrd.as_deref(), "enforcedCompositionRef");
+        let default_ref = xrd_ref(xrd.as_deref(), "defaultCompositionRef");
         let for_type = indexes(all.len(), &mut |i| composite_type(&all[i].value) == xr_type);
         match for_type.as_slice() {
             // Local candidates for a live XR: the references name the cluster's Compositions.
@@ -79,8 +82,14 @@ pub(crate) fn choose(
     // An explicit name or a local Composition is rendered as given: the XR's revision
     // references belong to the cluster's Composition.
     let follow = choices.composition_name.is_none() && !choices.local_compositions;
-    let (composition, name, reason) =
-        revision::resolve(cat, xr, picked.value, picked.index, reason, follow)?;
+    let (composition, name, reason) = revision::resolve(
+        cat,
+        xr,
+        picked.value.into_owned(),
+        picked.index,
+        reason,
+        follow,
+    )?;
     Ok(Chosen {
         composition,
         name,
@@ -89,7 +98,7 @@ pub(crate) fn choose(
 }
 
 /// An error unless a Composition or CompositionRevision is among the documents.
-pub(crate) fn require_any(cat: &Catalog) -> Result<()> {
+pub(crate) fn require_any(cat: &Catalog<'_>) -> Result<()> {
     if cat.crossplane("Composition").is_empty() && cat.crossplane("CompositionRevision").is_empty()
     {
         return Err(invalid(format!(
@@ -104,7 +113,7 @@ pub(crate) fn require_any(cat: &Catalog) -> Result<()> {
 /// before anything else is read: its `compositeTypeRef` against the XR's type, then the labels
 /// the XR's `compositionSelector` asks for (in key order: Go walks the map in random order).
 /// Several Compositions (or revisions) are chosen among by the rules of [`choose`] instead.
-pub(crate) fn crossplane_checks(cat: &Catalog, xr: &Value) -> Result<()> {
+pub(crate) fn crossplane_checks(cat: &Catalog<'_>, xr: &Value) -> Result<()> {
     let compositions = cat.crossplane("Composition");
     let ([only], true) = (
         compositions.as_slice(),
@@ -155,7 +164,7 @@ fn render_error(message: String) -> crate::error::Error {
 }
 
 /// The Compositions given; for a Composition known only by its revisions, its latest revision.
-fn candidates(cat: &mut Catalog) -> Vec<Candidate> {
+fn candidates<'a>(cat: &mut Catalog<'a>) -> Vec<Candidate<'a>> {
     let mut out: Vec<Candidate> = cat
         .crossplane("Composition")
         .into_iter()
@@ -166,7 +175,10 @@ fn candidates(cat: &mut Catalog) -> Vec<Candidate> {
         .collect();
     for (i, value) in revision::orphans(cat) {
         if !out.iter().any(|c| name_of(&c.value) == name_of(&value)) {
-            out.push(Candidate { index: i, value });
+            out.push(Candidate {
+                index: i,
+                value: Cow::Owned(value),
+            });
         }
     }
     out
@@ -179,7 +191,7 @@ fn xrd_ref<'a>(xrd: Option<&'a Value>, field: &str) -> Option<&'a str> {
 
 /// The position among `all` of the Composition Crossplane's rules choose, and the rule.
 fn pick(
-    cat: &mut Catalog,
+    cat: &mut Catalog<'_>,
     all: &[Candidate],
     xr: &Value,
     enforced: Option<&str>,
@@ -264,7 +276,7 @@ fn none_for_type(all: &[Candidate], xr_type: (&str, &str)) -> crate::error::Erro
 }
 
 fn by_name(
-    cat: &Catalog,
+    cat: &Catalog<'_>,
     all: &[Candidate],
     xr_type: (&str, &str),
     name: &str,
@@ -312,7 +324,7 @@ fn type_name((api_version, kind): (&str, &str)) -> String {
 }
 
 /// `"name" (documents[i])`, comma-separated.
-fn names(cat: &Catalog, all: &[Candidate], which: &[usize]) -> String {
+fn names(cat: &Catalog<'_>, all: &[Candidate], which: &[usize]) -> String {
     if which.is_empty() {
         return "none".into();
     }

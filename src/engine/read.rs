@@ -196,16 +196,26 @@ mod tests {
         let t = r#"{"composition":{"a":"b"}}"#;
         let mut short = |_: &[u8]| Some(1);
         assert!(around(t, &mut short).is_err());
+        // Unsure (a second member, one `known` does not know): the reading stops.
         let twice = r#"{"composition":{"a":"b"},"composition":{"a":"b"}}"#;
-        assert!(matches!(
-            around(twice, &mut known),
-            Ok((_, Member::Unsure, _))
-        ));
+        assert!(around(twice, &mut known).is_err());
         let unknown = r#"{"composition":{"c":1}}"#;
-        assert!(matches!(
-            around(unknown, &mut known),
-            Ok((_, Member::Unsure, _))
-        ));
+        assert!(around(unknown, &mut known).is_err());
+    }
+
+    /// A documents request is read whole by the caller: the reading around stops at its
+    /// key, whatever follows.
+    #[test]
+    fn a_documents_request_stops_at_its_key() {
+        let mut known = |_: &[u8]| None;
+        let mut around = |t: &'static str| {
+            read_around(Checked(t), Numbers::Kubernetes, MAX_DEPTH, &mut known)
+                .err()
+                .map(|e| format!("{e:?}"))
+        };
+        let valid = around(r#"{"documents":[{"kind":"X"}],"options":{}}"#);
+        assert!(valid.is_some());
+        assert_eq!(around(r#"{"documents":[tru"#), valid);
     }
 
     /// A request with the literal `-0` is read whole (`Request::from_json`), where the
@@ -228,7 +238,7 @@ mod tests {
     }
 
     /// Bytes not known to be UTF-8 read as their checked text does, strings checked one by
-    /// one; where the checked reading would go on unsure, the reading of bytes stops.
+    /// one; where the reading becomes unsure, it stops.
     #[test]
     fn bytes_read_as_their_text_and_stop_where_unsure() {
         let mut known = |at: &[u8]| at.starts_with(br#"{"a":"b"}"#).then_some(9);
@@ -246,7 +256,7 @@ mod tests {
             b"{\"x\":\"\xc3\",\"composition\":{\"a\":\"b\"}}",
             b"{\"x\":\"\\n\xe2\x80\",\"composition\":{\"a\":\"b\"}}",
             b"{\"composition\":{\"a\":\"b\"},\xa0\"x\":1}",
-            // Unsure: the checked reading goes on to read the request whole.
+            // Unsure: the reading stops, as the checked reading does.
             br#"{"composition":{"a":"b"},"composition":{"a":"b"}}"#,
             br#"{"composition":{"c":1}}"#,
             br#"{"documents":[]}"#,

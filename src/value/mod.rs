@@ -4,7 +4,7 @@
 //! `bool`, `string`, `int64` or `float64`. Which numbers are integers depends on
 //! the decoder that produced them, so the distinction is data, not formatting.
 
-mod json;
+pub(crate) mod json;
 pub mod map;
 pub(crate) mod read;
 pub(crate) mod scan;

@@ -43,7 +43,8 @@ pub(super) enum Top {
     Idle,
     /// The key just read is `composition`: its value comes next.
     Value,
-    /// The reading cannot vouch for the member (see [`super::Member::Unsure`]).
+    /// The reading cannot vouch for the member: it stops, and the caller reads the
+    /// request whole (see [`super::read_around`]).
     Unsure,
 }
 
@@ -91,9 +92,9 @@ impl<'t, 'k, S: Source<'t>> Reader<'t, 'k, S> {
         self.unsure()
     }
 
-    /// Whether the reading goes on once unsure ([`Source::STOPS_WHEN_UNSURE`]).
+    /// A reading that cannot vouch for the member stops where it became unsure.
     fn unsure(&self) -> Result<(), Fault> {
-        if S::STOPS_WHEN_UNSURE && self.top == Top::Unsure {
+        if self.top == Top::Unsure {
             return Err(Fault::Syntax(self.i));
         }
         Ok(())

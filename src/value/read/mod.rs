@@ -13,7 +13,7 @@ mod number;
 mod source;
 mod string;
 
-use document::{Reader, Top};
+use document::Reader;
 pub(crate) use source::{Bytes, Checked, Source};
 
 /// How number literals become values.
@@ -91,9 +91,6 @@ pub(crate) enum Member {
     At(Range<usize>),
     /// There is no such member.
     Absent,
-    /// The reading gave up: a second such member, a `documents` member, a top-level
-    /// key with escapes (it might spell either), or a member `known` did not know.
-    Unsure,
 }
 
 /// Reads a request as [`read`] does, except for its top-level `"composition"`
@@ -101,6 +98,9 @@ pub(crate) enum Member {
 /// how long the value is (a Composition it has read before, or reads there
 /// itself), and the value reads as `null` without being looked at. One pass over
 /// the rest of the request, which is read as if the Composition were `null`.
+/// Where the reading cannot vouch for the member (a second one, a `documents`
+/// member, a top-level key with escapes that might spell either, a value `known`
+/// does not know) it stops with an error there: the caller reads the request whole.
 ///
 /// `source` is the request: checked text, or bytes (see [`Source`]). The flag
 /// says whether the text read (not the member's) holds the integer literal `-0`.
@@ -114,10 +114,9 @@ pub(crate) fn read_around<'t, S: Source<'t>>(
     let mut r = Reader::new(source, numbers, Some(known));
     let v = r.document(max_depth)?;
     end_of_document(r.b, r.i)?;
-    let member = match (r.top, r.span) {
-        (Top::Unsure, _) => Member::Unsure,
-        (_, Some(span)) => Member::At(span),
-        (_, None) => Member::Absent,
+    let member = match r.span {
+        Some(span) => Member::At(span),
+        None => Member::Absent,
     };
     Ok((v, member, r.minus_zero))
 }

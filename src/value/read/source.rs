@@ -4,9 +4,6 @@
 /// be UTF-8 ([`Bytes`]). A reading of each is compiled on its own, so that a
 /// reading of text carries nothing of the checks.
 pub(crate) trait Source<'t>: Copy {
-    /// Whether a reading that becomes unsure stops (see [`Member::Unsure`]).
-    const STOPS_WHEN_UNSURE: bool;
-
     fn bytes(&self) -> &'t [u8];
 
     /// The text of `start..end`, which the grammar found between ASCII bytes;
@@ -26,9 +23,6 @@ pub(crate) trait Source<'t>: Copy {
 pub(crate) struct Checked<'t>(pub(crate) &'t str);
 
 impl<'t> Source<'t> for Checked<'t> {
-    /// The caller reads the request whole.
-    const STOPS_WHEN_UNSURE: bool = false;
-
     fn bytes(&self) -> &'t [u8] {
         self.0.as_bytes()
     }
@@ -65,9 +59,6 @@ impl<'t> Bytes<'t> {
 }
 
 impl<'t> Source<'t> for Bytes<'t> {
-    /// The caller checks the bytes whole and reads them as text.
-    const STOPS_WHEN_UNSURE: bool = true;
-
     fn bytes(&self) -> &'t [u8] {
         self.b
     }
