@@ -1,9 +1,9 @@
 // Keystroke → updated flow graph in the playground, measured in headless Chromium on a workload of
 // benches/workloads (default: medium). Loads the workload into the built page (www/dist) through
 // its saved session, opens the Graph tab, types into the XR and reports, per keystroke, the
-// engine's render in the worker, the page's graph update (model, layout and SVG) and the wall
-// time from the keystroke to the graph drawn, with where that time goes. Medians and p90 of 31
-// keystrokes (KEYS=N for another count).
+// engine's render (on the page's thread, or in the worker: renderer.js says which), the page's
+// graph update (model, layout and SVG) and the wall time from the keystroke to the graph drawn,
+// with where that time goes. Medians and p90 of 31 keystrokes (KEYS=N for another count).
 // Usage: node scripts/bench-graph.mjs [WORKLOAD] (after scripts/build-web.sh and npm run build in www/).
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -24,12 +24,12 @@ const PAUSE_MS = 300;
 const LABELS = {
   wall: 'keydown to the graph in the DOM (what the page shows next frame)',
   frame: 'keydown to the start of the frame that draws it',
-  toWorker: 'keydown to the worker starting (scheduling, queueing behind earlier work)',
-  parse: 'worker: YAML of the editors to the request',
-  render: 'worker: the engine (renderDocuments)',
-  present: 'worker: output YAML, patch locations, tree',
-  graphData: 'worker: patch fields and step YAML for the graph and Steps tab',
-  transfer: 'answer posted to received by the page (clone, queue)',
+  toRender: 'keydown to the render starting (the editor\'s update; the message, for the worker)',
+  parse: 'YAML of the editors to the request',
+  render: 'the engine (renderDocuments)',
+  present: 'output YAML, patch locations, tree',
+  graphData: 'patch fields and step YAML for the graph and Steps tab',
+  transfer: 'answer ready to the page handling it (a worker\'s: clone, queue)',
   pageTotal: 'page: the whole answer handled',
   problems: 'page: problem markers in the editors',
   outputYaml: 'page: output YAML into the editors',
@@ -97,8 +97,8 @@ try {
     samples.push({
       wall: m.g.at - m.key,
       frame: m.g.frameAt - m.key,
-      // Keystroke to the request leaving the page: the scheduling (debounce) and the editors' texts.
-      toWorker: m.a.startedAt - m.origin - m.key,
+      // Keystroke to the render starting: the editor's own update, and for the worker the message.
+      toRender: m.a.startedAt - m.origin - m.key,
       parse: m.a.parse,
       render: m.a.render,
       present: m.a.present,
@@ -113,12 +113,14 @@ try {
       pageOther: p.other ?? 0,
       validation: m.v?.ms ?? NaN,
     });
+    Object.defineProperty(samples.at(-1), 'inline', { value: m.a.inline === true, enumerable: false });
   }
   const stat = (k, q) => {
     const v = samples.map((s) => s[k]).sort((a, b) => a - b);
     return v[Math.min(v.length - 1, Math.floor(v.length * q))];
   };
-  console.log(`${name}: ${edges} edges drawn; per keystroke over ${samples.length} keystrokes, ms (median, p90):`);
+  const inline = samples.filter((s) => s.inline).length;
+  console.log(`${name}: ${edges} edges drawn; per keystroke over ${samples.length} keystrokes (${inline} rendered on the page's thread, ${samples.length - inline} in the worker), ms (median, p90):`);
   for (const k of Object.keys(samples[0])) {
     console.log(`  ${k.padEnd(12)} ${stat(k, 0.5).toFixed(2).padStart(8)} ${stat(k, 0.9).toFixed(2).padStart(8)}  ${LABELS[k]}`);
   }

@@ -73,7 +73,10 @@ const patchHighlight = StateField.define({
   provide: (f) => EditorView.decorations.from(f),
 });
 
-/** An editable YAML editor calling onChange(text) after each document change. */
+/**
+ * An editable YAML editor calling onChange(text) with each changed document, as the change is
+ * made: before the editor updates its own view, so a render can start while it does.
+ */
 export function createEditor(parent, { doc = '', onChange, readOnly = false, label }) {
   const extensions = [
     setup,
@@ -87,8 +90,9 @@ export function createEditor(parent, { doc = '', onChange, readOnly = false, lab
   if (readOnly) extensions.push(EditorState.readOnly.of(true), EditorView.editable.of(false));
   if (onChange) {
     extensions.push(
-      EditorView.updateListener.of((u) => {
-        if (u.docChanged) onChange(u.state.doc.toString());
+      EditorState.transactionExtender.of((tr) => {
+        if (tr.docChanged) onChange(tr.newDoc.toString());
+        return null;
       }),
     );
   }

@@ -9,6 +9,7 @@ import { drawChanges, drawIterations, drawTree } from './treeview.js';
 import { createStepsView } from './stepsview.js';
 import { connectionRows, inputRows } from './view.js';
 import { invalidNote, VALIDATION } from './validation.js';
+import { loadInline } from './inline.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -44,7 +45,7 @@ export function start({ renderer, examples, texts, semantics, iterate, example }
   for (const id of ['xr', 'composition', 'observed', 'out-resources']) $(id).replaceChildren();
   const inputs = {};
   for (const key of ['xr', 'composition', 'observed']) {
-    inputs[key] = createEditor($(key), { doc: texts[key], onChange: edited, label: `${key} YAML` });
+    inputs[key] = createEditor($(key), { doc: texts[key], onChange: (text) => edited({ [key]: text }), label: `${key} YAML` });
   }
   const outputs = {
     resources: createEditor($('out-resources'), { readOnly: true, label: 'composed resources' }),
@@ -62,8 +63,9 @@ export function start({ renderer, examples, texts, semantics, iterate, example }
   $('iterations').value = iterate.iterations ?? '';
   $('iterations').placeholder = String(DEFAULT_ITERATIONS);
 
-  function current() {
-    const t = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, v.state.doc.toString()]));
+  /** The page's inputs; `edits` holds an editor's text being changed, ahead of its state. */
+  function current(edits = {}) {
+    const t = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, edits[k] ?? v.state.doc.toString()]));
     const iterations = iterationCap($('iterations').value);
     const iterate = { untilReady: $('until-ready').checked, iterations };
     return { texts: t, semantics: $('semantics').value, iterate, example: $('example').value };
@@ -72,15 +74,18 @@ export function start({ renderer, examples, texts, semantics, iterate, example }
   // Every edit is sent at once: the renderer renders it straight away when idle, and while a
   // render runs keeps only the newest edit to follow it, so a burst of keystrokes costs one
   // render more than it takes, and a single one no waiting.
-  function edited() {
-    renderNow();
+  function edited(edits) {
+    renderNow(edits);
   }
 
-  function renderNow() {
-    const request = current();
+  function renderNow(edits) {
+    const request = current(edits);
     renderer.submit(request);
     persist(request);
   }
+
+  /** Each editor's render marks as last shown (JSON), so unchanged ones are not set again. */
+  const shownProblems = {};
 
   /** Where the page's time for the answer in hand goes, for the keystroke measurement. */
   let laps = null;
@@ -98,7 +103,7 @@ export function start({ renderer, examples, texts, semantics, iterate, example }
       answer(msg);
     } finally {
       const { start: t, last, ...rest } = laps;
-      metrics.answers?.push({ ...msg.phases, page: rest, pageMs: performance.now() - t });
+      metrics.answers?.push({ ...msg.phases, id: msg.id, page: rest, pageMs: performance.now() - t });
       laps = null;
     }
   }
@@ -110,7 +115,12 @@ export function start({ renderer, examples, texts, semantics, iterate, example }
     const problems = msg.problems ?? { xr: [], composition: [], observed: [] };
     for (const [key, list] of Object.entries(problems)) {
       // Patches that failed are marked in the Composition along with its YAML problems.
-      showProblems(inputs[key], key === 'composition' ? [...list, ...(msg.faults ?? [])] : list);
+      const marks = key === 'composition' ? [...list, ...(msg.faults ?? [])] : list;
+      // The same marks at the same places: the editor has them already (a keystroke after them).
+      const text = JSON.stringify(marks);
+      if (shownProblems[key] === text) continue;
+      shownProblems[key] = text;
+      showProblems(inputs[key], marks);
     }
     lap('problems');
     // Errors stop the render only when they are the YAML's: the engine's own are its answer.
@@ -169,7 +179,7 @@ export function start({ renderer, examples, texts, semantics, iterate, example }
     $('validation-note').textContent = note;
     $('validation-note').hidden = !note;
     metrics.firstValidationAt ??= performance.now();
-    metrics.validations?.push({ ms: msg.ms, at: performance.now() });
+    metrics.validations?.push({ id: msg.id, ms: msg.ms, at: performance.now() });
   }
 
   /** An iterating render that untilReady failed: the iterations it ran stay on show. */
@@ -443,9 +453,9 @@ export function start({ renderer, examples, texts, semantics, iterate, example }
   }
 
   $('decode').addEventListener('change', showConnection);
-  $('semantics').addEventListener('change', renderNow);
-  $('until-ready').addEventListener('change', renderNow);
-  $('iterations').addEventListener('input', edited);
+  $('semantics').addEventListener('change', () => renderNow());
+  $('until-ready').addEventListener('change', () => renderNow());
+  $('iterations').addEventListener('input', () => edited());
   $('step-prev').addEventListener('click', () => goTo(step - 1));
   $('step-next').addEventListener('click', () => goTo(step + 1));
   $('step').addEventListener('change', () => goTo($('step').selectedIndex));
@@ -462,7 +472,10 @@ export function start({ renderer, examples, texts, semantics, iterate, example }
   select.addEventListener('change', () => {
     const ex = examples[select.value];
     if (!ex) return;
-    for (const key of Object.keys(inputs)) setText(inputs[key], ex[key] ?? '');
+    for (const key of Object.keys(inputs)) {
+      setText(inputs[key], ex[key] ?? '');
+      delete shownProblems[key];
+    }
     // An example with simulated providers opens at its eventual state.
     $('until-ready').checked = ex.untilReady === true;
     pinned = null;
@@ -494,5 +507,16 @@ export function start({ renderer, examples, texts, semantics, iterate, example }
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
   });
 
+  // The page's own engine renders cheap edits in the keystroke's frame, once loaded (after the
+  // first output: loading it never holds that up). Without it every edit goes to the worker.
+  setTimeout(() =>
+    loadInline().then(
+      (respond) => {
+        renderer.setInline(respond, current());
+        metrics.inlineAt = performance.now();
+      },
+      () => {},
+    ),
+  );
   return answered;
 }

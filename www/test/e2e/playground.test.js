@@ -106,7 +106,9 @@ test('the playground renders, explains and marks errors in Chromium', async () =
   await waitForEditorText(page, 'out-resources', 'kind: Bucket');
   await waitForEditorText(page, 'out-resources', 'region: eu-west-1');
 
-  // Edit the XR by keystrokes: region eu → us; the map transform makes it us-east-1.
+  // Edit the XR by keystrokes: region eu → us; the map transform makes it us-east-1. The page's
+  // own engine is loaded by now: a keystroke is rendered on the page's thread.
+  await page.waitForFunction(() => window.__xprender.inlineAt !== undefined, null, { timeout: 10_000 });
   await page.locator('#xr .cm-line', { hasText: 'region: eu' }).click();
   await page.keyboard.press('End');
   await page.keyboard.press('Backspace');
@@ -119,6 +121,10 @@ test('the playground renders, explains and marks errors in Chromium', async () =
   await waitForEditorText(page, 'out-resources', 'region: us-east-1');
   const last = await page.evaluate((n) => window.__xprender.renders.slice(n), before.n);
   assert.ok(last.length >= 1, 'no render after the keystroke');
+  // Rendered on the page's thread, and validated by the worker after it.
+  const answer = await page.evaluate(() => window.__xprender.answers.at(-1));
+  assert.equal(answer.inline, true, 'the keystroke was rendered in the worker');
+  await page.waitForFunction((id) => window.__xprender.validations.some((v) => v.id === id), answer.id, { timeout: 20_000 });
   const renderMs = Math.max(...last.map((r) => r.ms));
   const wallMs = last.at(-1).at - before.t;
   figures.keystrokeRenderMs = Number(renderMs.toFixed(2));

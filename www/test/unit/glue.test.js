@@ -112,6 +112,111 @@ test('a render that overruns gets its worker replaced and an error answer', () =
   assert.deepStrictEqual(answers.map((a) => a.output ?? a.error.kind), ['Timeout', 'two']);
 });
 
+/** A page responder that records what it rendered and answers with a cost. */
+function fakeInline(cost, rendered) {
+  return (id, request) => {
+    rendered.push(request.n);
+    const phases = { parse: 0, render: cost(request), present: 0, graphData: 0 };
+    return { message: { id, output: `inline ${request.n}`, phases }, built: { request: {} }, unused: [] };
+  };
+}
+
+const edit = (n, xr = 'a: 1') => ({ n, texts: { xr }, semantics: 'auto', iterate: { untilReady: false } });
+const flush = () => new Promise((resolve) => setTimeout(resolve));
+
+test('cheap keystrokes render on the page, and the worker validates them', async () => {
+  const workers = [];
+  const answers = [];
+  const rendered = [];
+  const t = fakeTimers();
+  const r = new Renderer(() => new FakeWorker(workers), (a) => answers.push(a), t);
+  r.setInline(fakeInline(() => 3, rendered));
+  // The first render (nothing known of its cost) goes to the worker.
+  r.submit(edit(1));
+  assert.deepStrictEqual(workers[0].sent.map((m) => m.request?.n), [1]);
+  workers[0].answer({ output: 'one', phases: { parse: 1, render: 3, present: 1, graphData: 0 } });
+  // A keystroke: rendered on the page after the editor's update, in one microtask; two edits
+  // before it runs are one render.
+  r.submit(edit(2, 'a: 12'));
+  r.submit(edit(3, 'a: 123'));
+  assert.deepStrictEqual(rendered, []);
+  await flush();
+  assert.deepStrictEqual(rendered, [3]);
+  assert.equal(answers.at(-1).output, 'inline 3');
+  assert.equal(answers.at(-1).phases.inline, true);
+  const validate = workers[0].sent.at(-1);
+  assert.deepStrictEqual([validate.validate?.n, validate.id], [3, answers.at(-1).id]);
+  assert.equal(t.count(), 0, 'no overrun timer for a render on the page');
+});
+
+test('dear renders, pastes and changed settings go to the worker', async () => {
+  const workers = [];
+  const answers = [];
+  const rendered = [];
+  const r = new Renderer(() => new FakeWorker(workers), (a) => answers.push(a), fakeTimers());
+  r.setInline(fakeInline((req) => ({ 3: 100, 6: 40 })[req.n] ?? 2, rendered));
+  r.submit(edit(1));
+  workers[0].answer({ output: 'one', phases: { parse: 0, render: 2, present: 0, graphData: 0 } });
+  // A paste: the texts grew by more than a keystroke's worth.
+  r.submit(edit(2, 'a: 1\n' + 'b: x\n'.repeat(100)));
+  await flush();
+  assert.deepStrictEqual(rendered, []);
+  workers[0].answer({ output: 'two', phases: { parse: 0, render: 2, present: 0, graphData: 0 } });
+  // A keystroke rendered on the page that turns out far over a frame: the next one goes to the
+  // worker.
+  r.submit(edit(3, 'a: 1\n' + 'b: x\n'.repeat(100) + 'c'));
+  await flush();
+  assert.deepStrictEqual(rendered, [3]);
+  r.submit(edit(4, 'a: 1\n' + 'b: x\n'.repeat(100) + 'cd'));
+  await flush();
+  assert.deepStrictEqual(rendered, [3]);
+  assert.equal(workers[0].sent.at(-1).request?.n, 4);
+  workers[0].answer({ output: 'four', phases: { parse: 0, render: 2, present: 0, graphData: 0 } });
+  // Other settings: the worker.
+  r.submit({ ...edit(5, 'a: 1\n' + 'b: x\n'.repeat(100) + 'cd'), semantics: 'native' });
+  await flush();
+  assert.deepStrictEqual(rendered, [3]);
+  assert.equal(workers[0].sent.at(-1).request?.n, 5);
+  workers[0].answer({ output: 'five', phases: { parse: 0, render: 2, present: 0, graphData: 0 } });
+  // A render slowed a little (by the machine's other work) keeps the next one on the page.
+  const more = (n, tail) => ({ ...edit(n, 'a: 1\n' + 'b: x\n'.repeat(100) + tail), semantics: 'native' });
+  r.submit(more(6, 'cde'));
+  await flush();
+  r.submit(more(7, 'cdef'));
+  await flush();
+  assert.deepStrictEqual(rendered, [3, 6, 7]);
+});
+
+test('a warm-up render readies the page responder without an answer', () => {
+  const answers = [];
+  const rendered = [];
+  const r = new Renderer(() => new FakeWorker([]), (a) => answers.push(a), fakeTimers());
+  r.setInline(fakeInline(() => 1, rendered), edit(0));
+  assert.deepStrictEqual([rendered, answers], [[0], []]);
+  assert.equal(typeof r.inline, 'function');
+  // A responder that cannot render the warm-up is not used.
+  const broken = new Renderer(() => new FakeWorker([]), () => {}, fakeTimers());
+  broken.setInline(() => {
+    throw new Error('broken');
+  }, edit(0));
+  assert.equal(broken.inline, null);
+});
+
+test('a page responder that throws hands the edit to the worker for good', async () => {
+  const workers = [];
+  const answers = [];
+  const r = new Renderer(() => new FakeWorker(workers), (a) => answers.push(a), fakeTimers());
+  r.setInline(() => {
+    throw new Error('broken');
+  });
+  r.submit(edit(1));
+  workers[0].answer({ output: 'one', phases: { parse: 0, render: 1, present: 0, graphData: 0 } });
+  r.submit(edit(2, 'a: 2'));
+  await flush();
+  assert.equal(workers[0].sent.at(-1).request?.n, 2);
+  assert.equal(r.inline, null);
+});
+
 test('trace entries read as what was read, transformed and written', () => {
   // The example of docs/render.md.
   const entry = {
