@@ -6,9 +6,9 @@
 // answer waits for the page's thread, which draws the keystroke's frame first. The worker then
 // runs only the validator for it. An edit goes inline when one of the last two renders cost less
 // than INLINE_MS (parse, engine, presentation) and the last not over four times that, nothing
-// waits in the worker, and the inputs changed by
-// less than INLINE_CHANGE characters with the same settings: a keystroke, not a paste or a new
-// example, which go to the worker where an overrun can be stopped.
+// waits in the worker, and the texts' lengths changed by less than INLINE_CHANGE characters with
+// the same settings: a keystroke, not a paste or a new example, which go to the worker where an
+// overrun can be stopped.
 
 export const OVERRUN_MS = 2000;
 export const INLINE_MS = 16;
@@ -27,7 +27,7 @@ export class Renderer {
     this.setTimer = (fn, ms) => setTimer(fn, ms);
     this.clearTimer = (id) => clearTimer(id);
     this.nextId = 1;
-    this.inFlight = null; // { id, timer }
+    this.inFlight = null; // { id, timer, request }
     this.pending = null; // the newest request not yet sent
     this.replaced = 0;
     /** The page's own responder (inline.js), once loaded; the last render's cost and request. */
