@@ -255,9 +255,11 @@ const written = { now: new Map(), before: new Map() };
  * entries, the error, Fatal results) is in the Composition (its text, or its parsed Document), as
  * [[source, { from, to }], ...]; `faults`, the patches that failed (a thrown error, or trace
  * entries whose outcome is failed), as editor markers; the tree's rows with their YAML (`tree`)
- * and each iteration's texts and tree (`steps`), when the Output has them.
+ * and each iteration's texts and tree (`steps`), when the Output has them. A nested XR's trace
+ * entries are located in its own Composition among `compositions` (the editor's documents), as
+ * [`${level}|${source}`, { from, to }], `level` the nested XR's place (`network/subnets`).
  */
-export function presentation(composition, { output, error }) {
+export function presentation(composition, { output, error }, compositions = []) {
   const locate = sourceLocator(composition);
   const faults = [];
   const locations = new Map();
@@ -276,9 +278,28 @@ export function presentation(composition, { output, error }) {
     if (entry?.outcome === 'failed') fault(entry.source, failure(entry));
     else at(entry?.source);
   }
+  nestedLocations(output, '', compositions, locations);
   const found = [...locations].filter(([, where]) => where);
   if (!output) return { locations: found, faults };
   return { locations: found, faults, ...texts(output), tree: treeYaml(output), steps: iterationViews(output) };
+}
+
+/** Locates the traced patches of every nested XR of `output` in that XR's own Composition. */
+function nestedLocations(output, prefix, compositions, locations) {
+  for (const [name, r] of Object.entries(output?.resources ?? {})) {
+    const nested = r?.nested;
+    if (!nested) continue;
+    const level = `${prefix}${name}`;
+    const doc = nested.inputs ? chosenComposition(compositions, nested.inputs) : null;
+    if (doc) {
+      const locate = sourceLocator(doc);
+      for (const entry of Array.isArray(nested.trace) ? nested.trace : []) {
+        const key = `${level}|${entry?.source}`;
+        if (typeof entry?.source === 'string' && !locations.has(key)) locations.set(key, locate(entry.source));
+      }
+    }
+    nestedLocations(nested, `${level}/`, compositions, locations);
+  }
 }
 
 /** Why a traced patch failed, in one line. */

@@ -10,8 +10,8 @@ const FOLD_ABOVE = 120;
 /**
  * The Graph tab's controller. `root` holds the toolbar (#graph-resource, #graph-step,
  * #graph-search, #graph-fold, #graph-outcomes), the drawing (#graph-canvas) and the detail
- * (#graph-detail). `onPick(entry, { edge, node })` is called with the trace entry of the edge,
- * or the first entry of the node, clicked.
+ * (#graph-detail). `onPick(entry, { edge, node, level })` is called with the trace entry of the
+ * edge, or the first entry of the node, clicked, and the nested XR it belongs to ('' for the top).
  */
 export function createGraphView(root, { onPick, describe }) {
   const $ = (id) => root.querySelector(`#${id}`);
@@ -84,7 +84,7 @@ export function createGraphView(root, { onPick, describe }) {
     markSelected();
     const { entry, level } = graph.entries[edge.entry];
     detail(entry, level);
-    onPick(entry, { edge });
+    onPick(entry, { edge, level });
   }
 
   function pickNode(id) {
@@ -102,7 +102,7 @@ export function createGraphView(root, { onPick, describe }) {
     if (!edge) return;
     const { entry, level } = graph.entries[edge.entry];
     box.append(...describeEntryNodes(entry, level));
-    onPick(entry, { node });
+    onPick(entry, { node, level });
   }
 
   function detail(entry, level) {

@@ -55,7 +55,8 @@ export function start({ renderer, examples, texts, semantics, iterate, example }
   // The Graph and Steps tabs: a click on a patch puts the Composition's cursor on it.
   const graphView = createGraphView($('graph'), {
     describe: describeEntry,
-    onPick: (entry) => placeCursor(inputs.composition, locations.get(entry.source) ?? null),
+    // A nested XR's patch is in its own Composition, located under its level (documents.js).
+    onPick: (entry, { level }) => placeCursor(inputs.composition, locations.get(level ? `${level}|${entry.source}` : entry.source) ?? null),
   });
   const stepsView = createStepsView($('outputs'), { onStep: (name) => graphView.showStep(name) });
   $('semantics').value = semantics;

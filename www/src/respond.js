@@ -27,7 +27,7 @@ export function createResponder(renderDocuments) {
     const composition = chosenComposition(compositions, answer.output?.inputs);
     const typed = origins.map(({ editor, doc }) => ({ editor, doc }));
     const t1 = performance.now();
-    const shown = presentation(composition, answer);
+    const shown = presentation(composition, answer, compositions);
     const t2 = performance.now();
     const graph = graphData(composition, answer.output);
     const t3 = performance.now();

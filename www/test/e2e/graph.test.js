@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
 
-import { buildRequest, sourceLocator } from '../../src/documents.js';
+import { buildRequest, chosenComposition, sourceLocator } from '../../src/documents.js';
 import { collect } from '../../src/gallery.js';
 import { buildGraph } from '../../src/graph.js';
 import { graphData } from '../../src/graphdata.js';
@@ -111,6 +111,40 @@ test('the gallery pipeline as a flow graph: nodes, edges, a click to the patch, 
   assert.equal(await page.$$eval('#graph-canvas .port', (els) => els.length), 0);
   await page.screenshot({ path: join(artifacts, 'playground-e2e-graph-folded.png') });
   assert.deepStrictEqual(errors, []);
+  await page.close();
+});
+
+test("a click on a nested XR's edge lands on the patch in that XR's own Composition", async () => {
+  const name = 'nested-platform';
+  const ex = example(name);
+  const { request, compositions } = buildRequest(ex, 'auto');
+  const output = engine.renderDocuments(request.documents, request.options);
+  const graph = buildGraph(output);
+  // A nested patch whose path the top Composition has too: the click must not land there.
+  const top = chosenComposition(compositions, output.inputs);
+  const edge = graph.edges.find((e) => e.level && top.getIn(e.source.split(/[.[\]]+/).filter(Boolean).map((k) => (/^\d+$/.test(k) ? Number(k) : k)), true));
+  assert.ok(edge, 'a nested edge whose path the top Composition also has');
+  const level = edge.level.split('/');
+  let nested = output;
+  for (const l of level) nested = nested.resources[l].nested;
+  const own = chosenComposition(compositions, nested.inputs);
+  const at = sourceLocator(own)(edge.source);
+  const want = lineOf(ex.composition, at.from);
+  assert.notEqual(want, lineOf(ex.composition, sourceLocator(top)(edge.source).from));
+
+  const page = await browser.newPage({ viewport: { width: 1500, height: 950 } });
+  await page.goto(base);
+  await page.waitForFunction(() => window.__xprender.renders.length > 0, null, { timeout: 10_000 });
+  await page.selectOption('#example', name);
+  await page.click('nav [data-tab="graph"]');
+  await page.waitForSelector(`#graph-canvas [data-edge="${edge.id}"]`, { state: 'attached', timeout: 10_000 });
+  await page.$eval(`#graph-canvas [data-edge="${edge.id}"]`, (el) => el.dispatchEvent(new MouseEvent('click', { bubbles: true })));
+  await page.waitForFunction(
+    (n) => document.querySelector('#composition .cm-activeLineGutter')?.textContent === String(n),
+    want,
+    { timeout: 5_000 },
+  );
+  await page.screenshot({ path: join(artifacts, 'playground-e2e-graph-nested-click.png') });
   await page.close();
 });
 

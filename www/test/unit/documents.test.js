@@ -325,3 +325,33 @@ test('a patch in a Pipeline step input is found from its trace entry and from an
   assert.equal(fn.output.results.at(-1).source, undefined);
   assert.deepStrictEqual(fn.faults, ['fromFieldPath: spec.zone toFieldPath: zone']);
 });
+
+test("a nested XR's traced patches are located in its own Composition, under its level", () => {
+  const example = join(www, '..', 'examples', 'nested-platform');
+  const read = (name) => readFileSync(join(example, `${name}.yaml`), 'utf8');
+  const texts = { xr: read('xr'), composition: read('composition'), observed: read('observed') };
+  const { request, compositions } = buildRequest(texts, 'auto');
+  const output = engine.renderDocuments(request.documents, request.options);
+  const top = chosenComposition(compositions, output.inputs);
+  const at = new Map(presentation(top, { output }, compositions).locations);
+  let checked = 0;
+  const walk = (out, prefix) => {
+    for (const [name, r] of Object.entries(out.resources ?? {})) {
+      if (!r.nested) continue;
+      const level = `${prefix}${name}`;
+      const own = chosenComposition(compositions, r.nested.inputs);
+      assert.ok(own && own !== top, `${level}: its own Composition`);
+      const [start, , end] = own.range;
+      for (const entry of r.nested.trace ?? []) {
+        const where = at.get(`${level}|${entry.source}`);
+        assert.ok(where, `${level}|${entry.source} is located`);
+        assert.ok(where.from >= start && where.to <= end, `${level}|${entry.source} lies in ${own.getIn(['metadata', 'name'])}`);
+        assert.equal(where.from, sourceLocator(own)(entry.source).from);
+        checked++;
+      }
+      walk(r.nested, `${level}/`);
+    }
+  };
+  walk(output, '');
+  assert.ok(checked > 0, 'the example has nested patches');
+});
