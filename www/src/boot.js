@@ -13,7 +13,7 @@ const examples = collect(
 );
 
 /** Measurements the end-to-end test reads. */
-const metrics = (window.__xprender = { renders: [], graph: [], answers: [], validations: [], firstOutputAt: null, replaced: 0 });
+const metrics = (window.__xprender = { renders: [], graph: [], answers: [], validations: [], firstOutputAt: null, firstValidationAt: null, replaced: 0 });
 
 /** Answers that arrive before the UI is up wait here; the first output is shown as plain text meanwhile. */
 let onAnswer = null;
