@@ -29,10 +29,12 @@ impl fmt::Display for Fault {
 impl Fault {
     pub(super) fn at(path: &[OwnedStep], n: f64) -> Fault {
         let mut at = String::new();
-        for step in path {
+        for (i, step) in path.iter().enumerate() {
             match step {
                 OwnedStep::Key(k) => {
-                    if !at.is_empty() {
+                    // Every key but the first is joined by a dot, the empty key too: `.x` is
+                    // the key `x` in the object under the key "".
+                    if i > 0 {
                         at.push('.');
                     }
                     at.push_str(&String::from_utf8_lossy(k));

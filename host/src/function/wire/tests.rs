@@ -376,6 +376,18 @@ fn faults_are_named_in_key_order_and_bad_bytes_fail_as_in_prost() {
         ours.unwrap_err(),
         "l[2].q: invalid number NaN: JSON has no NaN or infinity"
     );
+    // The empty key is a step of the path like any other: `.x` under the key "", `a..x` under
+    // the key "" of `a` (a fuzzed input once named the first `x`).
+    for (path, named) in [(&["", "x"][..], ".x"), (&["a", "", "x"][..], "a..x")] {
+        let mut e = prost_types::Struct::default();
+        e.fields.insert(path[0].to_owned(), nan(&path[1..]));
+        let (theirs, ours) = both(&e.encode_to_vec());
+        assert_eq!(ours, theirs);
+        assert_eq!(
+            ours.unwrap_err(),
+            format!("{named}: invalid number NaN: JSON has no NaN or infinity")
+        );
+    }
 
     for bad in [
         entry("k\u{e9}", &[])
