@@ -7,12 +7,12 @@ import { answerProblems, buildRequest, chosenComposition, EDITORS, forgetOldYaml
 
 /**
  * @param {(documents: unknown[], options: object) => object} renderDocuments the engine's
+ * @param parse each editor's last text, read once (documents.js `lastParsed`): a keystroke
+ * re-reads only the editor it was typed in
  * @returns {(id: number, request: object) => { message: object, built: object, unused: object[] }}
  * answers a request; `built` and `unused` are what the validator needs after it.
  */
-export function createResponder(renderDocuments) {
-  /** Each editor's last text, read once: a keystroke re-reads only the editor it was typed in. */
-  const parse = lastParsed();
+export function createResponder(renderDocuments, parse = lastParsed()) {
   return (id, request) => {
     const t0 = performance.now();
     const built = buildRequest(request.texts, request.semantics, request.iterate, parse);

@@ -7,9 +7,9 @@ import { validationMarks } from './problems.js';
 import { createResponder } from './respond.js';
 
 const ready = init();
-const respond = createResponder(renderDocuments);
-/** The validator's own reading of the editors, for requests the page rendered. */
+/** The editors' texts as last read, by renders and by validations of the page's renders alike. */
 const parse = lastParsed();
+const respond = createResponder(renderDocuments, parse);
 /** The validation waiting to run after the last answer; a newer request goes first. */
 let validating = null;
 
